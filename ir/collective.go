@@ -1,0 +1,314 @@
+package ir
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// CollectiveKinds are the StableHLO collectives arc lists, by short name.
+var CollectiveKinds = []string{"all_reduce", "reduce_scatter", "all_gather", "all_to_all", "collective_permute", "collective_broadcast"}
+
+// ArcTarget is the custom-call target of arc's GPU lowerings.
+const ArcTarget = "arc_allreduce"
+
+// Collective is a typed view of one collective op.
+type Collective struct {
+	Index int    // position among the module's collectives, from 0
+	Op    *Op    // the op itself
+	Kind  string // "all_reduce", "reduce_scatter", ...
+	Pos   Pos
+
+	Operands     []string // value names, "%x" or "%0#1"
+	OperandTypes []TensorType
+	ResultTypes  []TensorType
+
+	// Reduction is sum, max, min, product, and, or, other, or "" for
+	// collectives that do not reduce.
+	Reduction string
+	// Groups are the device (or replica) groups, expanded; nil if the op has none.
+	Groups [][]int64
+	// GroupSpelling is how the module wrote the groups: "dense",
+	// "mesh_axes", "pairs" (collective_permute), or "".
+	GroupSpelling      string
+	Mesh               string // mesh name, for mesh-axes groups
+	Channel            int64  // channel_handle's handle, -1 when absent
+	ChannelType        int64
+	UseGlobalDeviceIDs bool
+
+	// Arc is arc's lowering of this collective when the module carries it
+	// already (arc's custom call, or an all-reduce whose groups arc ordered).
+	Arc *ArcLowering
+}
+
+// ArcLowering is what arc recorded on an op it rewrote.
+type ArcLowering struct {
+	Lowering string            // oneshot, twoshot, quickreduce, lowprec, ring
+	Codec    string            // none, fp, int8, ...
+	Config   map[string]string // the raw attributes arc wrote
+}
+
+// Bytes is the total size of the operands, or -1 if unknown.
+func (c *Collective) Bytes() int64 {
+	var n int64
+	for _, t := range c.OperandTypes {
+		b := t.Bytes()
+		if b < 0 {
+			return -1
+		}
+		n += b
+	}
+	return n
+}
+
+// GroupSize is the size of the largest group (0 without groups).
+func (c *Collective) GroupSize() int {
+	n := 0
+	for _, g := range c.Groups {
+		n = max(n, len(g))
+	}
+	return n
+}
+
+// collectiveKind returns the short kind of an op name, or "".
+func collectiveKind(name string) string {
+	short, ok := strings.CutPrefix(name, "stablehlo.")
+	if !ok {
+		short, ok = strings.CutPrefix(name, "mhlo.")
+	}
+	if !ok {
+		return ""
+	}
+	for _, k := range CollectiveKinds {
+		if short == k {
+			return k
+		}
+	}
+	return ""
+}
+
+// Collectives lists the module's collectives in source order, arc's own
+// custom calls included (as all_reduce).
+func (m *Module) Collectives() ([]*Collective, error) {
+	meshes, err := m.Meshes()
+	if err != nil {
+		return nil, err
+	}
+	var out []*Collective
+	m.Walk(func(op *Op) bool {
+		var c *Collective
+		c, err = m.collective(op, meshes)
+		if err != nil {
+			return false
+		}
+		if c != nil {
+			c.Index = len(out)
+			out = append(out, c)
+		}
+		return true
+	})
+	return out, err
+}
+
+// Collective returns the typed view of op, or nil if it is not a collective.
+func (m *Module) Collective(op *Op) (*Collective, error) {
+	meshes, err := m.Meshes()
+	if err != nil {
+		return nil, err
+	}
+	return m.collective(op, meshes)
+}
+
+func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error) {
+	kind := collectiveKind(op.Name)
+	isArcCall := false
+	if kind == "" && (op.Name == "stablehlo.custom_call" || op.Name == "mhlo.custom_call") {
+		if target, _ := m.Attr(op, "call_target_name"); unquote(target) == ArcTarget {
+			kind, isArcCall = "all_reduce", true
+		}
+	}
+	if kind == "" {
+		return nil, nil
+	}
+	c := &Collective{Op: op, Kind: kind, Pos: m.Position(int(op.Start)), Channel: -1}
+	errAt := func(format string, args ...any) error {
+		return m.Errorf(int(op.Start), "%s: %s", op.Name, fmt.Sprintf(format, args...))
+	}
+	c.Operands = m.Operands(op)
+	ins, outs, ok := m.FuncType(op)
+	if !ok {
+		return nil, errAt("no type signature")
+	}
+	if len(ins) == 1 && len(c.Operands) > 1 && !strings.HasPrefix(m.header(op), "(") {
+		for len(ins) < len(c.Operands) { // pretty form: one type for all operands
+			ins = append(ins, ins[0])
+		}
+	}
+	for _, t := range ins {
+		tt, err := ParseTensorType(t)
+		if err != nil {
+			return nil, errAt("operand type: %v", err)
+		}
+		c.OperandTypes = append(c.OperandTypes, tt)
+	}
+	for _, t := range outs {
+		tt, err := ParseTensorType(t)
+		if err != nil {
+			return nil, errAt("result type: %v", err)
+		}
+		c.ResultTypes = append(c.ResultTypes, tt)
+	}
+	if len(c.OperandTypes) != len(c.Operands) {
+		return nil, errAt("%d operands but %d operand types", len(c.Operands), len(c.OperandTypes))
+	}
+	if isArcCall {
+		return c, m.readArcCall(c, errAt)
+	}
+	if kind == "all_reduce" || kind == "reduce_scatter" {
+		c.Reduction = m.reduction(op)
+	}
+	attrs := m.Attrs(op)
+	for _, a := range attrs {
+		switch a.Name {
+		case "replica_groups", "source_target_pairs":
+			groups, spelling, mesh, err := readGroups(a.Value, meshes)
+			if err != nil {
+				return nil, errAt("%s: %v", a.Name, err)
+			}
+			c.Groups, c.GroupSpelling, c.Mesh = groups, spelling, mesh
+			if a.Name == "source_target_pairs" {
+				c.GroupSpelling = "pairs"
+			}
+		case "channel_handle":
+			f := angleFields(a.Value, "#stablehlo.channel_handle<")
+			h, err1 := strconv.ParseInt(f["handle"], 10, 64)
+			t, err2 := strconv.ParseInt(f["type"], 10, 64)
+			if err1 != nil || err2 != nil {
+				return nil, errAt("bad channel_handle %q", a.Value)
+			}
+			c.Channel, c.ChannelType = h, t
+		case "use_global_device_ids":
+			c.UseGlobalDeviceIDs = a.Value == "" || a.Value == "true"
+		case "arc.lowering":
+			if c.Arc == nil {
+				c.Arc = &ArcLowering{Codec: "none", Config: map[string]string{}}
+			}
+			c.Arc.Lowering = unquote(a.Value)
+		}
+		if strings.HasPrefix(a.Name, "arc.") && c.Arc != nil {
+			c.Arc.Config[strings.TrimPrefix(a.Name, "arc.")] = unquote(a.Value)
+		}
+	}
+	return c, nil
+}
+
+// readArcCall reads the backend_config of arc's custom call.
+func (m *Module) readArcCall(c *Collective, errAt func(string, ...any) error) error {
+	cfg, ok := m.Attr(c.Op, "backend_config")
+	if !ok || !strings.HasPrefix(cfg, "{") || matching(cfg, 0) != len(cfg)-1 {
+		return errAt("arc's custom call has no backend_config dictionary")
+	}
+	a := &ArcLowering{Config: map[string]string{}}
+	for _, e := range parseDict(cfg[1 : len(cfg)-1]) {
+		a.Config[e.Name] = unquote(stripType(e.Value))
+	}
+	a.Lowering = a.Config["lowering"]
+	if a.Lowering == "" {
+		a.Lowering = a.Config["algo"]
+	}
+	a.Codec = a.Config["codec"]
+	c.Arc, c.Reduction = a, "sum"
+	world, err := strconv.Atoi(a.Config["world"])
+	if err != nil || world <= 0 {
+		return errAt("backend_config: bad world %q", a.Config["world"])
+	}
+	ids, err := parseIntList(a.Config["groups"])
+	if err != nil || len(ids)%world != 0 {
+		return errAt("backend_config: bad groups %q", a.Config["groups"])
+	}
+	for i := 0; i < len(ids); i += world {
+		c.Groups = append(c.Groups, ids[i:i+world])
+	}
+	c.GroupSpelling = "dense"
+	return nil
+}
+
+// readGroups expands either spelling of replica groups.
+func readGroups(v string, meshes map[string]*Mesh) (groups [][]int64, spelling, mesh string, err error) {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "dense<") {
+		rows, err := parseDenseInts(v)
+		if err != nil {
+			return nil, "", "", err
+		}
+		for _, r := range rows {
+			g := make([]int64, 0, len(r))
+			for _, id := range r {
+				if id >= 0 { // ragged groups are padded with -1
+					g = append(g, id)
+				}
+			}
+			groups = append(groups, g)
+		}
+		return groups, "dense", "", nil
+	}
+	const prefix = "#stablehlo.replica_group_mesh_axes<"
+	if strings.HasPrefix(v, prefix) && strings.HasSuffix(v, ">") {
+		ms, refs, err := parseMeshAxes(v[len(prefix):len(v)-1], meshes)
+		if err != nil {
+			return nil, "", "", err
+		}
+		groups, err := expandMeshAxes(ms, refs)
+		return groups, "mesh_axes", ms.Name, err
+	}
+	return nil, "", "", fmt.Errorf("unknown spelling %q", v)
+}
+
+// reduction names the computation of a reducing collective's region from the
+// op that produces the value its terminator returns.
+func (m *Module) reduction(op *Op) string {
+	if len(op.Regions) == 0 || len(op.Regions[0].Blocks) == 0 {
+		return "other"
+	}
+	ops := op.Regions[0].Blocks[0].Ops
+	if len(ops) != 2 {
+		return "other"
+	}
+	name := strings.TrimPrefix(strings.TrimPrefix(ops[0].Name, "stablehlo."), "mhlo.")
+	switch name {
+	case "add":
+		return "sum"
+	case "maximum":
+		return "max"
+	case "minimum":
+		return "min"
+	case "multiply":
+		return "product"
+	case "and", "or", "xor":
+		return name
+	}
+	return "other"
+}
+
+func unquote(s string) string {
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// stripType drops a trailing ": type" from an attribute value ("2 : i64").
+func stripType(s string) string {
+	colon := -1
+	topLevel(s, func(i int) bool {
+		if s[i] == ':' {
+			colon = i
+			return false
+		}
+		return true
+	})
+	if colon > 0 && !strings.HasPrefix(s, "array<") {
+		return strings.TrimSpace(s[:colon])
+	}
+	return s
+}

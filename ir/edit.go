@@ -1,0 +1,209 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Editor collects changes to a module's text. Nothing changes until Apply,
+// which returns a new module parsed from the edited text; the old one stays
+// valid. Edits never overlap: a second edit of the same text is an error.
+type Editor struct {
+	m     *Module
+	edits []edit
+	names map[string]bool // value names in use, for FreshName
+	err   error
+}
+
+type edit struct {
+	start, end int
+	text       string
+	seq        int
+}
+
+// Edit starts a set of changes to m.
+func (m *Module) Edit() *Editor { return &Editor{m: m} }
+
+func (e *Editor) add(start, end int, text string) {
+	e.edits = append(e.edits, edit{start, end, text, len(e.edits)})
+}
+
+// Replace replaces the whole text of op (its results included).
+func (e *Editor) Replace(op *Op, text string) {
+	e.add(int(op.Start), int(op.End), text)
+}
+
+// ReplaceSpan replaces Src[start:end].
+func (e *Editor) ReplaceSpan(start, end int, text string) {
+	e.add(start, end, text)
+}
+
+// InsertBefore puts text (one or more ops) on lines of its own before op, at
+// op's indentation.
+func (e *Editor) InsertBefore(op *Op, text string) {
+	ind := e.m.indent(int(op.Start))
+	e.add(int(op.Start), int(op.Start), indentLines(text, ind)+"\n"+ind)
+}
+
+// InsertAfter puts text on lines of its own after op, at op's indentation.
+func (e *Editor) InsertAfter(op *Op, text string) {
+	ind := e.m.indent(int(op.Start))
+	e.add(int(op.End), int(op.End), "\n"+ind+indentLines(text, ind))
+}
+
+// indent returns the blanks between the start of off's line and off.
+func (m *Module) indent(off int) string {
+	ls := strings.LastIndexByte(m.Src[:off], '\n') + 1
+	i := ls
+	for i < off && (m.Src[i] == ' ' || m.Src[i] == '\t') {
+		i++
+	}
+	return m.Src[ls:i]
+}
+
+// Indent is the indentation of the line op starts on.
+func (m *Module) Indent(op *Op) string { return m.indent(int(op.Start)) }
+
+func indentLines(text, ind string) string {
+	return strings.ReplaceAll(text, "\n", "\n"+ind)
+}
+
+// FreshName returns a value name ("%prefixN") used nowhere in the module nor
+// handed out before by this editor.
+func (e *Editor) FreshName(prefix string) string {
+	if e.names == nil {
+		e.names = map[string]bool{}
+		scanValues(e.m.Src, 0, len(e.m.Src), false, func(v ValueRef) { e.names[v.Name] = true })
+	}
+	for i := 0; ; i++ {
+		n := "%" + prefix + strconv.Itoa(i)
+		if !e.names[n] {
+			e.names[n] = true
+			return n
+		}
+	}
+}
+
+// RenameUses rewrites every use of a value in the region (or top-level block)
+// that holds def: uses of "name#index" (index >= 0) become newName; with
+// index -1, uses of "name" become newName and "name#k" become "newName#k".
+// The definition itself is not touched. It refuses a newName that the scope
+// already defines or uses, so a rename never captures another value.
+func (e *Editor) RenameUses(def *Op, name string, index int, newName string) {
+	if !strings.HasPrefix(newName, "%") || len(newName) < 2 {
+		e.fail(fmt.Errorf("rename %s: bad new name %q", name, newName))
+		return
+	}
+	var ops []*Op
+	if def.Parent != nil && def.Parent.Parent != nil {
+		for _, b := range def.Parent.Parent.Blocks {
+			ops = append(ops, b.Ops...)
+		}
+	} else {
+		ops = e.m.Body.Ops
+	}
+	var hits []ValueRef
+	clash := false
+	var visit func(op *Op)
+	visit = func(op *Op) {
+		e.m.Values(op, func(v ValueRef) {
+			if v.Name == newName {
+				clash = true
+			}
+			if v.Kind == Use && v.Name == name && (index < 0 || v.Index == index) {
+				hits = append(hits, v)
+			}
+		})
+		for _, r := range op.Regions {
+			for _, b := range r.Blocks {
+				e.m.LabelArgs(b, func(v ValueRef) { clash = clash || v.Name == newName })
+				for _, o := range b.Ops {
+					visit(o)
+				}
+			}
+		}
+	}
+	for _, op := range ops {
+		visit(op)
+	}
+	if clash {
+		e.fail(fmt.Errorf("rename %s: %s is already used in its scope", name, newName))
+		return
+	}
+	for _, v := range hits {
+		end := v.Off + len(v.Name)
+		text := newName
+		if v.Index >= 0 {
+			suffix := "#" + strconv.Itoa(v.Index)
+			end += len(suffix)
+			if index < 0 {
+				text += suffix
+			}
+		}
+		e.add(v.Off, end, text)
+	}
+}
+
+func (e *Editor) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// Changed reports whether any edit was made.
+func (e *Editor) Changed() bool { return len(e.edits) > 0 }
+
+// Text returns the edited source.
+func (e *Editor) Text() (string, error) {
+	if e.err != nil {
+		return "", e.err
+	}
+	edits := append([]edit(nil), e.edits...)
+	sort.SliceStable(edits, func(i, j int) bool {
+		a, b := edits[i], edits[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if (a.start == a.end) != (b.start == b.end) {
+			return a.start == a.end // insertions before a replacement at the same place
+		}
+		return a.seq < b.seq
+	})
+	var out strings.Builder
+	size := len(e.m.Src)
+	for _, ed := range edits {
+		size += len(ed.text)
+	}
+	out.Grow(size)
+	at := 0
+	for _, ed := range edits {
+		if ed.start < at {
+			p := e.m.Position(ed.start)
+			return "", fmt.Errorf("internal error: overlapping edits at %s", p)
+		}
+		out.WriteString(e.m.Src[at:ed.start])
+		out.WriteString(ed.text)
+		at = ed.end
+	}
+	out.WriteString(e.m.Src[at:])
+	return out.String(), nil
+}
+
+// Apply returns the edited module. A parse error of the result means a pass
+// produced bad text: the error says so and where.
+func (e *Editor) Apply() (*Module, error) {
+	if !e.Changed() && e.err == nil {
+		return e.m, nil
+	}
+	text, err := e.Text()
+	if err != nil {
+		return nil, err
+	}
+	m, err := ParseString(e.m.Name, text)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: edited module does not parse: %w", err)
+	}
+	return m, nil
+}

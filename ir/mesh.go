@@ -1,0 +1,485 @@
+package ir
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Mesh is a named device mesh: "sdy.mesh @mesh = <["dp"=2, "tp"=4]>", or an
+// inline "#stablehlo.mesh<axes = [...]>".
+type Mesh struct {
+	Name      string // without '@'; "" for an inline mesh
+	Axes      []MeshAxis
+	DeviceIDs []int64 // nil: the devices are 0..N-1 in row-major order
+}
+
+// MeshAxis is one named axis of a mesh.
+type MeshAxis struct {
+	Name string
+	Size int64
+}
+
+// Devices is the number of devices of the mesh.
+func (ms *Mesh) Devices() int64 {
+	n := int64(1)
+	for _, a := range ms.Axes {
+		n *= a.Size
+	}
+	return n
+}
+
+// device returns the id of the device at a row-major linear index.
+func (ms *Mesh) device(linear int64) int64 {
+	if ms.DeviceIDs != nil {
+		return ms.DeviceIDs[linear]
+	}
+	return linear
+}
+
+// String prints the mesh as sdy prints it.
+func (ms *Mesh) String() string {
+	parts := make([]string, len(ms.Axes))
+	for i, a := range ms.Axes {
+		parts[i] = fmt.Sprintf("%q=%d", a.Name, a.Size)
+	}
+	s := "[" + strings.Join(parts, ", ") + "]"
+	if ms.DeviceIDs != nil {
+		s += ", device_ids=" + formatInts(ms.DeviceIDs)
+	}
+	return "<" + s + ">"
+}
+
+func formatInts(v []int64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Meshes returns the module's sdy.mesh definitions by name.
+func (m *Module) Meshes() (map[string]*Mesh, error) {
+	meshes := map[string]*Mesh{}
+	var err error
+	m.Walk(func(op *Op) bool {
+		if op.Name != "sdy.mesh" {
+			return true
+		}
+		h := strings.TrimSpace(m.header(op))
+		if !strings.HasPrefix(h, "@") {
+			err = m.Errorf(int(op.Start), "sdy.mesh: expected @name")
+			return false
+		}
+		eq := strings.IndexByte(h, '=')
+		if eq < 0 {
+			err = m.Errorf(int(op.Start), "sdy.mesh: expected '='")
+			return false
+		}
+		name := strings.TrimSpace(h[1:eq])
+		body := strings.TrimSpace(h[eq+1:])
+		if !strings.HasPrefix(body, "<") {
+			err = m.Errorf(int(op.Start), "sdy.mesh @%s: expected '<'", name)
+			return false
+		}
+		end := matching(body, 0)
+		if end < 0 {
+			err = m.Errorf(int(op.Start), "sdy.mesh @%s: '<' is not closed", name)
+			return false
+		}
+		ms, perr := parseSdyMesh(body[1:end])
+		if perr != nil {
+			err = m.Errorf(int(op.Start), "sdy.mesh @%s: %v", name, perr)
+			return false
+		}
+		ms.Name = name
+		meshes[name] = ms
+		return true
+	})
+	return meshes, err
+}
+
+// parseSdyMesh reads `["x"=2, "y"=4], device_ids=[...]`.
+func parseSdyMesh(s string) (*Mesh, error) {
+	parts := splitTop(s, ',')
+	if len(parts) == 0 || !strings.HasPrefix(parts[0], "[") {
+		return nil, fmt.Errorf("expected a list of axes")
+	}
+	ms := &Mesh{}
+	inner := strings.TrimSuffix(strings.TrimPrefix(parts[0], "["), "]")
+	for _, ax := range splitTop(inner, ',') {
+		if ax == "" {
+			continue
+		}
+		eq := strings.LastIndexByte(ax, '=')
+		if eq < 0 {
+			return nil, fmt.Errorf("axis %q: expected \"name\"=size", ax)
+		}
+		name, err := strconv.Unquote(strings.TrimSpace(ax[:eq]))
+		if err != nil {
+			return nil, fmt.Errorf("axis %q: bad name", ax)
+		}
+		size, err := strconv.ParseInt(strings.TrimSpace(ax[eq+1:]), 10, 64)
+		if err != nil || size <= 0 {
+			return nil, fmt.Errorf("axis %q: bad size", ax)
+		}
+		ms.Axes = append(ms.Axes, MeshAxis{name, size})
+	}
+	for _, p := range parts[1:] {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || strings.TrimSpace(k) != "device_ids" {
+			continue
+		}
+		ids, err := parseIntList(v)
+		if err != nil {
+			return nil, fmt.Errorf("device_ids: %v", err)
+		}
+		ms.DeviceIDs = ids
+	}
+	return ms, ms.check()
+}
+
+func (ms *Mesh) check() error {
+	if ms.DeviceIDs != nil && int64(len(ms.DeviceIDs)) != ms.Devices() {
+		return fmt.Errorf("%d device ids for %d devices", len(ms.DeviceIDs), ms.Devices())
+	}
+	return nil
+}
+
+// parseIntList reads "[1, 2, 3]" or "array<i64: 1, 2, 3>".
+func parseIntList(s string) ([]int64, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]"):
+		s = s[1 : len(s)-1]
+	case strings.HasPrefix(s, "array<") && strings.HasSuffix(s, ">"):
+		s = s[len("array<") : len(s)-1]
+		if _, rest, ok := strings.Cut(s, ":"); ok {
+			s = rest
+		} else {
+			s = ""
+		}
+	default:
+		return nil, fmt.Errorf("expected a list of integers, found %q", s)
+	}
+	out := []int64{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad integer %q", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseDenseInts reads `dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>` (also the
+// splat form `dense<0>` and the hex form `dense<"0x...">`) as rows of the
+// tensor's last dimension.
+func parseDenseInts(s string) ([][]int64, error) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "dense<") {
+		return nil, fmt.Errorf("expected dense<...>, found %q", s)
+	}
+	end := matching(s, len("dense"))
+	if end < 0 {
+		return nil, fmt.Errorf("dense<: '<' is not closed")
+	}
+	body := strings.TrimSpace(s[len("dense<"):end])
+	rest := strings.TrimSpace(s[end+1:])
+	if !strings.HasPrefix(rest, ":") {
+		return nil, fmt.Errorf("dense elements need a type")
+	}
+	t, err := ParseTensorType(strings.TrimSpace(rest[1:]))
+	if err != nil {
+		return nil, err
+	}
+	n := t.Elems()
+	if n < 0 || len(t.Shape) > 2 {
+		return nil, fmt.Errorf("expected a static tensor of rank 1 or 2, found %s", t)
+	}
+	if n > 1<<24 {
+		return nil, fmt.Errorf("%d elements is too many for device ids", n)
+	}
+	var flat []int64
+	switch {
+	case body == "":
+	case strings.HasPrefix(body, `"0x`):
+		raw, err := hex.DecodeString(strings.Trim(body, `"`)[2:])
+		if err != nil {
+			return nil, fmt.Errorf("bad hex elements: %v", err)
+		}
+		width := int(ElemBytes(t.Elem))
+		if width == 0 || (len(raw) != width*int(n) && len(raw) != width) {
+			return nil, fmt.Errorf("hex elements: %d bytes for %d elements of %s", len(raw), n, t.Elem)
+		}
+		for i := 0; i < len(raw); i += width {
+			flat = append(flat, leInt(raw[i:i+width]))
+		}
+	default:
+		for _, f := range strings.FieldsFunc(body, func(r rune) bool {
+			return r == '[' || r == ']' || r == ',' || r == ' ' || r == '\n' || r == '\t' || r == '\r'
+		}) {
+			v, err := strconv.ParseInt(f, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("bad integer %q", f)
+			}
+			flat = append(flat, v)
+		}
+	}
+	if len(flat) == 1 && n != 1 { // splat
+		v := flat[0]
+		flat = make([]int64, n)
+		for i := range flat {
+			flat[i] = v
+		}
+	}
+	if int64(len(flat)) != n {
+		return nil, fmt.Errorf("%d elements for %s", len(flat), t)
+	}
+	cols := n
+	if len(t.Shape) == 2 {
+		cols = t.Shape[1]
+	}
+	var rows [][]int64
+	for i := int64(0); cols > 0 && i < n; i += cols {
+		rows = append(rows, flat[i:i+cols])
+	}
+	return rows, nil
+}
+
+func leInt(b []byte) int64 {
+	switch len(b) {
+	case 1:
+		return int64(int8(b[0]))
+	case 2:
+		return int64(int16(binary.LittleEndian.Uint16(b)))
+	case 4:
+		return int64(int32(binary.LittleEndian.Uint32(b)))
+	default:
+		return int64(binary.LittleEndian.Uint64(b))
+	}
+}
+
+// axisRef names a mesh axis, or a sub-axis of it: the sizes of the sub-axes
+// before it (pre) and its own size.
+type axisRef struct {
+	name      string
+	pre, size int64 // 0, 0 for the whole axis
+}
+
+// parseMeshAxes reads the inside of #stablehlo.replica_group_mesh_axes<...>.
+func parseMeshAxes(s string, meshes map[string]*Mesh) (*Mesh, []axisRef, error) {
+	var ms *Mesh
+	var refs []axisRef
+	for _, f := range splitTop(s, ',') {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, nil, fmt.Errorf("expected key = value, found %q", f)
+		}
+		v = strings.TrimSpace(v)
+		switch strings.TrimSpace(k) {
+		case "mesh", "mesh_name":
+			if strings.HasPrefix(v, "@") {
+				ms = meshes[v[1:]]
+				if ms == nil {
+					return nil, nil, fmt.Errorf("mesh %s is not defined in the module", v)
+				}
+			} else {
+				inline, err := parseInlineMesh(v)
+				if err != nil {
+					return nil, nil, err
+				}
+				ms = inline
+			}
+		case "axes":
+			if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
+				return nil, nil, fmt.Errorf("axes: expected [...]")
+			}
+			for _, a := range splitTop(v[1:len(v)-1], ',') {
+				if a == "" {
+					continue
+				}
+				r, err := parseAxisRef(a)
+				if err != nil {
+					return nil, nil, err
+				}
+				refs = append(refs, r)
+			}
+		}
+	}
+	if ms == nil {
+		return nil, nil, fmt.Errorf("no mesh given")
+	}
+	return ms, refs, nil
+}
+
+// parseInlineMesh reads #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>, ...], device_ids = ...>.
+func parseInlineMesh(s string) (*Mesh, error) {
+	const prefix = "#stablehlo.mesh<"
+	if !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, ">") {
+		return nil, fmt.Errorf("expected @name or %s...>, found %q", prefix, s)
+	}
+	ms := &Mesh{}
+	for _, f := range splitTop(s[len(prefix):len(s)-1], ',') {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch strings.TrimSpace(k) {
+		case "axes":
+			for _, a := range splitTop(strings.TrimSuffix(strings.TrimPrefix(v, "["), "]"), ',') {
+				if a == "" {
+					continue
+				}
+				fields := angleFields(a, "#stablehlo.mesh_axis<")
+				size, err := strconv.ParseInt(fields["size"], 10, 64)
+				name, nerr := strconv.Unquote(fields["name"])
+				if err != nil || nerr != nil || size <= 0 {
+					return nil, fmt.Errorf("bad mesh axis %q", a)
+				}
+				ms.Axes = append(ms.Axes, MeshAxis{name, size})
+			}
+		case "device_ids":
+			ids, err := parseIntList(v)
+			if err != nil {
+				return nil, fmt.Errorf("device_ids: %v", err)
+			}
+			ms.DeviceIDs = ids
+		}
+	}
+	return ms, ms.check()
+}
+
+// angleFields reads `prefix k1 = v1, k2 = v2>` into a map.
+func angleFields(s, prefix string) map[string]string {
+	out := map[string]string{}
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, ">") {
+		return out
+	}
+	for _, f := range splitTop(s[len(prefix):len(s)-1], ',') {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			out[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return out
+}
+
+// parseAxisRef reads #stablehlo.axis_ref<name = "y", sub_axis_info = (1)2>
+// or the Shardy spelling "y":(1)2.
+func parseAxisRef(s string) (axisRef, error) {
+	s = strings.TrimSpace(s)
+	var name, sub string
+	if strings.HasPrefix(s, "#stablehlo.axis_ref<") {
+		f := angleFields(s, "#stablehlo.axis_ref<")
+		n, err := strconv.Unquote(f["name"])
+		if err != nil {
+			return axisRef{}, fmt.Errorf("bad axis reference %q", s)
+		}
+		name, sub = n, f["sub_axis_info"]
+	} else {
+		s = strings.TrimSuffix(strings.TrimPrefix(s, "#sdy<axis_ref"), ">")
+		q := skipStringAt(s, 0)
+		if !strings.HasPrefix(s, `"`) || q < 0 {
+			return axisRef{}, fmt.Errorf("bad axis reference %q", s)
+		}
+		name, _ = strconv.Unquote(s[:q])
+		sub = strings.TrimPrefix(s[q:], ":")
+	}
+	r := axisRef{name: name}
+	if sub != "" {
+		// "(pre)size"
+		close := strings.IndexByte(sub, ')')
+		if !strings.HasPrefix(sub, "(") || close < 0 {
+			return axisRef{}, fmt.Errorf("bad sub-axis %q", sub)
+		}
+		pre, err1 := strconv.ParseInt(sub[1:close], 10, 64)
+		size, err2 := strconv.ParseInt(sub[close+1:], 10, 64)
+		if err1 != nil || err2 != nil || pre <= 0 || size <= 0 {
+			return axisRef{}, fmt.Errorf("bad sub-axis %q", sub)
+		}
+		r.pre, r.size = pre, size
+	}
+	return r, nil
+}
+
+// expandMeshAxes turns mesh-axes replica groups into explicit device groups:
+// devices that agree on every coordinate not covered by refs form a group,
+// ordered by the referenced (sub-)axes, the first one major. Groups come in
+// the order of their first device in the mesh.
+func expandMeshAxes(ms *Mesh, refs []axisRef) ([][]int64, error) {
+	type digit struct {
+		axis         int
+		stride, size int64 // coordinate digit = (c / stride) % size
+	}
+	var digits []digit
+	for _, r := range refs {
+		ax := -1
+		for i, a := range ms.Axes {
+			if a.Name == r.name {
+				ax = i
+			}
+		}
+		if ax < 0 {
+			return nil, fmt.Errorf("axis %q is not in the mesh %s", r.name, ms)
+		}
+		n := ms.Axes[ax].Size
+		d := digit{axis: ax, stride: 1, size: n}
+		if r.size != 0 {
+			if r.pre*r.size > n || n%(r.pre*r.size) != 0 {
+				return nil, fmt.Errorf("sub-axis (%d)%d does not divide axis %q of size %d", r.pre, r.size, r.name, n)
+			}
+			d.stride, d.size = n/(r.pre*r.size), r.size
+		}
+		digits = append(digits, d)
+	}
+	total := ms.Devices()
+	if total > 1<<20 {
+		return nil, fmt.Errorf("mesh of %d devices is too large", total)
+	}
+	groupSize := int64(1)
+	for _, d := range digits {
+		groupSize *= d.size
+	}
+	index := map[string]int{} // key of the uncovered coordinates -> group
+	var groups [][]int64
+	coords := make([]int64, len(ms.Axes))
+	for lin := int64(0); lin < total; lin++ {
+		rem := lin
+		for i := len(ms.Axes) - 1; i >= 0; i-- {
+			coords[i] = rem % ms.Axes[i].Size
+			rem /= ms.Axes[i].Size
+		}
+		rest := append([]int64(nil), coords...)
+		pos := int64(0)
+		for _, d := range digits {
+			v := (coords[d.axis] / d.stride) % d.size
+			rest[d.axis] -= v * d.stride
+			pos = pos*d.size + v
+		}
+		key := fmt.Sprint(rest)
+		g, ok := index[key]
+		if !ok {
+			g = len(groups)
+			index[key] = g
+			row := make([]int64, groupSize)
+			for i := range row {
+				row[i] = -1
+			}
+			groups = append(groups, row)
+		}
+		if groups[g][pos] >= 0 {
+			return nil, fmt.Errorf("axes %v cover the same devices twice", refs)
+		}
+		groups[g][pos] = ms.device(lin)
+	}
+	return groups, nil
+}

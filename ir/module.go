@@ -1,0 +1,151 @@
+// Package ir is arc's model of StableHLO modules in MLIR text form.
+//
+// A Module keeps the source text it was parsed from and a tree of the
+// operations in it: each Op knows its byte span, its name, its results and its
+// regions. Nothing is re-printed from the tree: printing writes the source, so
+// text that no pass touched comes back byte-for-byte. Passes change a module by
+// collecting edits on spans (see Editor) and parsing the result again, so the
+// tree always describes the text exactly.
+//
+// The parser understands the statement structure of MLIR (operations, results,
+// regions, blocks, attribute dictionaries, types, strings, comments and
+// locations) in both the generic form that go-xla prints and the pretty form
+// that JAX prints; typed views (collectives, meshes, module attributes) read the
+// parts arc reasons about.
+package ir
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Module is one parsed MLIR file.
+type Module struct {
+	Name string // file name, for messages
+	Src  string // the text, exactly as given
+	Body *Block // top-level statements: module ops, attribute alias definitions
+
+	lineStarts []int // byte offset of each line start, built on demand
+}
+
+// Op is one operation (or, at the top level, an attribute alias definition).
+type Op struct {
+	// Name is the operation name, "stablehlo.all_reduce" or "func.func", without
+	// quotes. It is empty for an alias definition ("#loc1 = loc(...)").
+	Name string
+	// Generic is true for the quoted generic form ("stablehlo.add"(...)).
+	Generic bool
+	// Start and End delimit the op's text in Module.Src, results included,
+	// trailing blanks excluded.
+	Start, End int32
+	// resEnd is the offset of the '=' after the results (or Start if none);
+	// nameEnd the offset just after the op name.
+	resEnd, nameEnd int32
+	Regions         []*Region
+	Parent          *Block
+}
+
+// Region is a `{ ... }` holding blocks of ops.
+type Region struct {
+	Start, End int32 // offsets of '{' and just after '}'
+	Blocks     []*Block
+	Parent     *Op
+}
+
+// Block is a list of ops, optionally introduced by a label ("^bb0(%a: t):").
+type Block struct {
+	Label      string // "^bb0", or "" for an unlabeled entry block
+	LabelStart int32  // offset of the label, or -1
+	LabelEnd   int32  // offset just after the label's ':' (or -1)
+	Ops        []*Op
+	Parent     *Region // nil for the module's top-level block
+}
+
+// Text is the op's source text.
+func (m *Module) Text(op *Op) string { return m.Src[op.Start:op.End] }
+
+// Print writes the module's text.
+func (m *Module) Print(w io.Writer) error {
+	_, err := io.WriteString(w, m.Src)
+	return err
+}
+
+// Pos is a position in the source, 1-based.
+type Pos struct{ Line, Col int }
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Position converts a byte offset into a line and column (column counts bytes).
+func (m *Module) Position(off int) Pos {
+	if m.lineStarts == nil {
+		m.lineStarts = lineStarts(m.Src)
+	}
+	i := sort.Search(len(m.lineStarts), func(i int) bool { return m.lineStarts[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return Pos{i + 1, off - m.lineStarts[i] + 1}
+}
+
+func lineStarts(s string) []int {
+	starts := make([]int, 1, strings.Count(s, "\n")+1)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// Errorf makes an Error at a byte offset of the module.
+func (m *Module) Errorf(off int, format string, args ...any) *Error {
+	p := m.Position(off)
+	return &Error{File: m.Name, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Error is a problem in the input, with the position it was found at.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	name := e.File
+	if name == "" {
+		name = "<input>"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", name, e.Line, e.Col, e.Msg)
+}
+
+// Walk calls fn for every op of the module in source order, parents before
+// their nested ops. It stops early when fn returns false.
+func (m *Module) Walk(fn func(*Op) bool) {
+	walkBlock(m.Body, fn)
+}
+
+func walkBlock(b *Block, fn func(*Op) bool) bool {
+	for _, op := range b.Ops {
+		if !fn(op) {
+			return false
+		}
+		for _, r := range op.Regions {
+			for _, rb := range r.Blocks {
+				if !walkBlock(rb, fn) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// ParentOp is the op whose region holds op, or nil at the top level.
+func (op *Op) ParentOp() *Op {
+	if op.Parent == nil || op.Parent.Parent == nil {
+		return nil
+	}
+	return op.Parent.Parent.Parent
+}

@@ -1,0 +1,511 @@
+package ir
+
+import "fmt"
+
+// maxNesting bounds region and bracket nesting, so hostile input cannot
+// exhaust the stack.
+const maxNesting = 4096
+
+// Parse reads an MLIR module. src is not retained: the module keeps its own copy.
+func Parse(name string, src []byte) (*Module, error) {
+	return ParseString(name, string(src))
+}
+
+// ParseString reads an MLIR module from a string, which the module keeps.
+func ParseString(name, src string) (m *Module, err error) {
+	m = &Module{Name: name, Src: src}
+	p := &parser{m: m, s: src}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			m, err = nil, e
+		}
+	}()
+	m.Body = p.parseTop()
+	return m, nil
+}
+
+type parser struct {
+	m     *Module
+	s     string
+	pos   int
+	depth int  // region nesting
+	slab  []Op // ops are allocated in chunks: one allocation per 256 ops
+}
+
+// fail stops the parse with an error at off.
+func (p *parser) fail(off int, format string, args ...any) {
+	panic(p.m.Errorf(off, format, args...))
+}
+
+func (p *parser) newOp() *Op {
+	if len(p.slab) == 0 {
+		p.slab = make([]Op, 256)
+	}
+	op := &p.slab[0]
+	p.slab = p.slab[1:]
+	return op
+}
+
+func (p *parser) parseTop() *Block {
+	b := &Block{LabelStart: -1, LabelEnd: -1}
+	for {
+		p.skipBlank()
+		if p.pos >= len(p.s) {
+			return b
+		}
+		if p.s[p.pos] == '}' {
+			p.fail(p.pos, "unexpected '}' at the top level")
+		}
+		op := p.parseOp()
+		op.Parent = b
+		b.Ops = append(b.Ops, op)
+	}
+}
+
+// parseRegion reads a region whose '{' is at p.pos.
+func (p *parser) parseRegion(parent *Op) *Region {
+	r := &Region{Start: int32(p.pos), Parent: parent}
+	p.depth++
+	if p.depth > maxNesting {
+		p.fail(p.pos, "regions nested more than %d deep", maxNesting)
+	}
+	p.pos++ // '{'
+	var cur *Block
+	for {
+		p.skipBlank()
+		if p.pos >= len(p.s) {
+			p.fail(int(r.Start), "region is not closed")
+		}
+		switch p.s[p.pos] {
+		case '}':
+			p.pos++
+			r.End = int32(p.pos)
+			p.depth--
+			return r
+		case '^':
+			cur = p.parseLabel(r)
+			r.Blocks = append(r.Blocks, cur)
+		default:
+			if cur == nil {
+				cur = &Block{LabelStart: -1, LabelEnd: -1, Parent: r}
+				r.Blocks = append(r.Blocks, cur)
+			}
+			op := p.parseOp()
+			op.Parent = cur
+			cur.Ops = append(cur.Ops, op)
+		}
+	}
+}
+
+// parseLabel reads "^name(args):" and returns the block it starts.
+func (p *parser) parseLabel(r *Region) *Block {
+	start := p.pos
+	p.pos++ // '^'
+	nameStart := p.pos
+	for p.pos < len(p.s) && isIdentChar(p.s[p.pos]) {
+		p.pos++
+	}
+	if p.pos == nameStart {
+		p.fail(start, "expected a block name after '^'")
+	}
+	b := &Block{Label: p.s[start:p.pos], LabelStart: int32(start), Parent: r}
+	p.skipSpaces()
+	if p.pos < len(p.s) && p.s[p.pos] == '(' {
+		p.skipBalanced()
+	}
+	p.skipSpaces()
+	if p.pos >= len(p.s) || p.s[p.pos] != ':' {
+		p.fail(p.pos, "expected ':' after block label %s", b.Label)
+	}
+	p.pos++
+	b.LabelEnd = int32(p.pos)
+	return b
+}
+
+// parseOp reads one statement starting at p.pos.
+func (p *parser) parseOp() *Op {
+	op := p.newOp()
+	start := p.pos
+	op.Start = int32(start)
+	op.resEnd = int32(start)
+	s := p.s
+	if s[p.pos] == '{' && hasPrefixAt(s, p.pos, "{-#") {
+		// A dialect resource section: kept as an opaque statement.
+		end := indexFrom(s, p.pos, "#-}")
+		if end < 0 {
+			p.fail(start, "resource section '{-#' is not closed by '#-}'")
+		}
+		p.pos = end + 3
+		op.nameEnd = int32(p.pos)
+		op.End = int32(p.pos)
+		return op
+	}
+	if s[p.pos] == '%' {
+		p.parseResults()
+		op.resEnd = int32(p.pos)
+		p.pos++ // '='
+		p.skipBlank()
+	}
+	if p.pos >= len(s) {
+		p.fail(p.pos, "expected an operation name")
+	}
+	switch c := s[p.pos]; {
+	case c == '"':
+		nameStart := p.pos + 1
+		p.skipString()
+		op.Name = s[nameStart : p.pos-1]
+		op.Generic = true
+	case c == '#' || c == '!':
+		// An attribute or type alias definition: "#loc1 = loc(...)".
+		p.pos++
+		for p.pos < len(s) && isIdentChar(s[p.pos]) {
+			p.pos++
+		}
+	case isIdentStart(c):
+		nameStart := p.pos
+		for p.pos < len(s) && isIdentChar(s[p.pos]) {
+			p.pos++
+		}
+		op.Name = s[nameStart:p.pos]
+	default:
+		p.fail(p.pos, "expected an operation, found %s", quoteChar(c))
+	}
+	op.nameEnd = int32(p.pos)
+	p.scanRest(op)
+	return op
+}
+
+// parseResults reads "%a, %b:2 =" up to the '='.
+func (p *parser) parseResults() {
+	s := p.s
+	for {
+		if p.pos >= len(s) || s[p.pos] != '%' {
+			p.fail(p.pos, "expected a result name")
+		}
+		p.pos++
+		n := p.pos
+		for p.pos < len(s) && isIdentChar(s[p.pos]) {
+			p.pos++
+		}
+		if p.pos == n {
+			p.fail(n-1, "expected a value name after '%%'")
+		}
+		if p.pos < len(s) && s[p.pos] == ':' {
+			p.pos++
+			d := p.pos
+			for p.pos < len(s) && isDigit(s[p.pos]) {
+				p.pos++
+			}
+			if p.pos == d {
+				p.fail(d, "expected a result count after ':'")
+			}
+		}
+		p.skipSpaces()
+		if p.pos < len(s) && s[p.pos] == ',' {
+			p.pos++
+			p.skipBlank()
+			continue
+		}
+		if p.pos < len(s) && s[p.pos] == '=' {
+			return
+		}
+		p.fail(p.pos, "expected '=' after the results")
+	}
+}
+
+// scanRest reads the rest of an op: operands, attributes, regions, types and
+// location, up to the end of its last line.
+func (p *parser) scanRest(op *Op) {
+	s := p.s
+	type open struct {
+		closer byte
+		at     int
+	}
+	var stack []open
+	end := p.pos
+	for p.pos < len(s) {
+		c := s[p.pos]
+		switch c {
+		case ' ', '\t', '\r':
+			p.pos++
+			continue
+		case '\n':
+			if len(stack) == 0 && p.statementFollows(p.pos+1) {
+				op.End = int32(end)
+				return
+			}
+			p.pos++
+			continue
+		case '/':
+			if p.pos+1 < len(s) && s[p.pos+1] == '/' {
+				p.skipLine()
+				continue
+			}
+			p.pos++
+		case '"':
+			p.skipString()
+		case '(':
+			stack = append(stack, open{')', p.pos})
+			p.pos++
+		case '[':
+			stack = append(stack, open{']', p.pos})
+			p.pos++
+		case '<':
+			stack = append(stack, open{'>', p.pos})
+			p.pos++
+		case '{':
+			if p.isRegionStart(p.pos) {
+				r := p.parseRegion(op)
+				op.Regions = append(op.Regions, r)
+			} else {
+				stack = append(stack, open{'}', p.pos})
+				p.pos++
+			}
+		case '>':
+			if p.pos > 0 && s[p.pos-1] == '-' { // the arrow of a function type
+				p.pos++
+				break
+			}
+			fallthrough
+		case ')', ']', '}':
+			if len(stack) == 0 {
+				if c == '}' { // closes the enclosing region
+					op.End = int32(end)
+					return
+				}
+				p.fail(p.pos, "unexpected %s", quoteChar(c))
+			}
+			top := stack[len(stack)-1]
+			if top.closer != c {
+				p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
+					quoteChar(top.closer), quoteChar(s[top.at]), p.m.Position(top.at), quoteChar(c))
+			}
+			stack = stack[:len(stack)-1]
+			p.pos++
+		default:
+			p.pos++
+		}
+		if len(stack) > maxNesting {
+			p.fail(p.pos, "brackets nested more than %d deep", maxNesting)
+		}
+		end = p.pos
+	}
+	if len(stack) > 0 {
+		top := stack[len(stack)-1]
+		p.fail(top.at, "%s is not closed", quoteChar(s[top.at]))
+	}
+	op.End = int32(end)
+}
+
+// statementFollows reports whether the text after a newline at bracket depth
+// zero starts a new statement (rather than continuing the current op, as
+// ": type", "attributes {...}" or "cond {" do).
+func (p *parser) statementFollows(i int) bool {
+	s := p.s
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
+		i++
+	}
+	if i >= len(s) {
+		return true
+	}
+	switch c := s[i]; {
+	case c == '%' || c == '"' || c == '^' || c == '}' || c == '#' || c == '!':
+		return true
+	case c == '/':
+		return i+1 < len(s) && s[i+1] == '/'
+	case isIdentStart(c):
+		j := i
+		dotted := false
+		for j < len(s) && isIdentChar(s[j]) {
+			dotted = dotted || s[j] == '.'
+			j++
+		}
+		word := s[i:j]
+		return dotted || word == "return" || word == "module"
+	}
+	return false
+}
+
+// isRegionStart decides whether the '{' at i opens a region or an attribute
+// dictionary. Printers put a region's first op or label on a new line; an
+// attribute dictionary starts with "name =" even when it spans lines.
+func (p *parser) isRegionStart(i int) bool {
+	s := p.s
+	j := i + 1
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r') {
+		j++
+	}
+	if j >= len(s) {
+		return false
+	}
+	switch s[j] {
+	case '^':
+		return true
+	case '/':
+		if j+1 >= len(s) || s[j+1] != '/' {
+			return false
+		}
+	case '\n':
+	default:
+		return false
+	}
+	// Multi-line: look at the first token of the next non-blank line.
+	for j < len(s) {
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n') {
+			j++
+		}
+		if j+1 < len(s) && s[j] == '/' && s[j+1] == '/' {
+			for j < len(s) && s[j] != '\n' {
+				j++
+			}
+			continue
+		}
+		break
+	}
+	if j >= len(s) {
+		return true
+	}
+	k := j
+	opLike := true // could this word start an op on its own?
+	switch {
+	case s[k] == '"':
+		k = skipStringAt(s, k)
+		if k < 0 {
+			return true
+		}
+	case isIdentStart(s[k]):
+		dotted := false
+		for k < len(s) && isIdentChar(s[k]) {
+			dotted = dotted || s[k] == '.'
+			k++
+		}
+		opLike = dotted || s[j:k] == "return"
+	default:
+		return true
+	}
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r') {
+		k++
+	}
+	if k >= len(s) {
+		return true
+	}
+	switch s[k] {
+	case '=':
+		return k+1 < len(s) && s[k+1] == '=' // "name = value" is an entry
+	case ',':
+		return false
+	case '\n', '}':
+		return opLike // a unit attribute alone on its line, unless it reads as an op
+	}
+	return true
+}
+
+func (p *parser) skipString() {
+	end := skipStringAt(p.s, p.pos)
+	if end < 0 {
+		p.fail(p.pos, "string is not closed")
+	}
+	p.pos = end
+}
+
+// skipStringAt returns the offset just after the string starting at s[i] == '"',
+// or -1 when it is not closed on its line.
+func skipStringAt(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		case '\n':
+			return -1
+		}
+	}
+	return -1
+}
+
+// skipBalanced skips a bracketed group starting at p.pos (on '(').
+func (p *parser) skipBalanced() {
+	start := p.pos
+	depth := 0
+	for p.pos < len(p.s) {
+		switch p.s[p.pos] {
+		case '"':
+			p.skipString()
+			continue
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				p.pos++
+				return
+			}
+		}
+		p.pos++
+	}
+	p.fail(start, "%s is not closed", quoteChar(p.s[start]))
+}
+
+// skipBlank skips whitespace, newlines and line comments.
+func (p *parser) skipBlank() {
+	s := p.s
+	for p.pos < len(s) {
+		switch s[p.pos] {
+		case ' ', '\t', '\r', '\n':
+			p.pos++
+		case '/':
+			if p.pos+1 < len(s) && s[p.pos+1] == '/' {
+				p.skipLine()
+				continue
+			}
+			return
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) skipSpaces() {
+	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
+		p.pos++
+	}
+}
+
+func (p *parser) skipLine() {
+	for p.pos < len(p.s) && p.s[p.pos] != '\n' {
+		p.pos++
+	}
+}
+
+func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
+func isIdentStart(c byte) bool { return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+
+// isIdentChar accepts the characters of MLIR bare identifiers and value names.
+func isIdentChar(c byte) bool {
+	return isIdentStart(c) || isDigit(c) || c == '.' || c == '$' || c == '-'
+}
+
+func hasPrefixAt(s string, i int, prefix string) bool {
+	return len(s)-i >= len(prefix) && s[i:i+len(prefix)] == prefix
+}
+
+func indexFrom(s string, i int, sub string) int {
+	for j := i; j+len(sub) <= len(s); j++ {
+		if s[j:j+len(sub)] == sub {
+			return j
+		}
+	}
+	return -1
+}
+
+func quoteChar(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("'%c'", c)
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}

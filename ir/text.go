@@ -1,0 +1,296 @@
+package ir
+
+import "strings"
+
+// span is a half-open byte range of Module.Src.
+type span struct{ start, end int }
+
+// ownSpans returns the pieces of an op's text that are not inside its regions:
+// its name, operands, attributes, types and location.
+func ownSpans(op *Op) []span {
+	out := make([]span, 0, len(op.Regions)+1)
+	at := int(op.nameEnd)
+	for _, r := range op.Regions {
+		out = append(out, span{at, int(r.Start)})
+		at = int(r.End)
+	}
+	return append(out, span{at, int(op.End)})
+}
+
+// header is the op's own text after its name with each region replaced by
+// "{}", which keeps offsets meaningless but the structure intact.
+func (m *Module) header(op *Op) string {
+	if len(op.Regions) == 0 {
+		return m.Src[op.nameEnd:op.End]
+	}
+	var b strings.Builder
+	for i, sp := range ownSpans(op) {
+		if i > 0 {
+			b.WriteString("{}")
+		}
+		b.WriteString(m.Src[sp.start:sp.end])
+	}
+	return b.String()
+}
+
+// topLevel calls fn for each byte of s that is outside strings and brackets
+// (the opening bracket itself is reported at depth 0). The arrow "->" does not
+// close an angle bracket. fn returns false to stop.
+func topLevel(s string, fn func(i int) bool) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '"' {
+			if depth == 0 && !fn(i) {
+				return
+			}
+			j := skipStringAt(s, i)
+			if j < 0 {
+				return
+			}
+			i = j - 1
+			continue
+		}
+		if depth == 0 && !fn(i) {
+			return
+		}
+		switch c {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '>':
+			if i > 0 && s[i-1] == '-' {
+				continue
+			}
+			depth--
+		}
+	}
+}
+
+// splitTop splits s at top-level occurrences of sep, trimming blanks.
+func splitTop(s string, sep byte) []string {
+	var parts []string
+	last := 0
+	topLevel(s, func(i int) bool {
+		if s[i] == sep {
+			parts = append(parts, strings.TrimSpace(s[last:i]))
+			last = i + 1
+		}
+		return true
+	})
+	rest := strings.TrimSpace(s[last:])
+	if rest != "" || len(parts) > 0 {
+		parts = append(parts, rest)
+	}
+	return parts
+}
+
+// matching returns the index of the bracket that closes s[i], or -1.
+func matching(s string, i int) int {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		c := s[j]
+		switch c {
+		case '"':
+			k := skipStringAt(s, j)
+			if k < 0 {
+				return -1
+			}
+			j = k - 1
+		case '(', '[', '{', '<':
+			depth++
+		case '>':
+			if j > 0 && s[j-1] == '-' {
+				continue
+			}
+			fallthrough
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// Attr is one entry of an attribute dictionary: name = value (value "" for a
+// unit attribute).
+type Attr struct {
+	Name  string
+	Value string
+}
+
+// parseDict splits the inside of "{...}" into entries.
+func parseDict(inner string) []Attr {
+	var out []Attr
+	for _, e := range splitTop(inner, ',') {
+		if e == "" {
+			continue
+		}
+		name, value := e, ""
+		eq := -1
+		topLevel(e, func(i int) bool {
+			if e[i] == '=' {
+				eq = i
+				return false
+			}
+			return true
+		})
+		if eq >= 0 {
+			name, value = strings.TrimSpace(e[:eq]), strings.TrimSpace(e[eq+1:])
+		}
+		out = append(out, Attr{Name: strings.Trim(name, `"`), Value: value})
+	}
+	return out
+}
+
+// Attrs returns the op's attributes: the properties "<{...}>" and the
+// attribute dictionary "{...}" of the generic form, or the dictionary after
+// "attributes" in the pretty form of ops such as module and func.func.
+func (m *Module) Attrs(op *Op) []Attr {
+	h := m.header(op)
+	var out []Attr
+	if op.Generic {
+		topLevel(h, func(i int) bool {
+			switch {
+			case h[i] == '<' && i+1 < len(h) && h[i+1] == '{':
+				if j := matching(h, i+1); j > 0 {
+					out = append(out, parseDict(h[i+2:j])...)
+				}
+			case h[i] == '{' && (i == 0 || h[i-1] != '<'):
+				if j := matching(h, i); j > i+1 { // "{}" is a region placeholder
+					out = append(out, parseDict(h[i+1:j])...)
+				}
+			case h[i] == ':':
+				return false // the function type follows
+			}
+			return true
+		})
+		return out
+	}
+	k := strings.Index(h, "attributes")
+	for k >= 0 {
+		rest := strings.TrimLeft(h[k+len("attributes"):], " \t\r\n")
+		if strings.HasPrefix(rest, "{") {
+			off := len(h) - len(rest)
+			if j := matching(h, off); j > off {
+				return parseDict(h[off+1 : j])
+			}
+		}
+		next := strings.Index(h[k+1:], "attributes")
+		if next < 0 {
+			break
+		}
+		k += 1 + next
+	}
+	return nil
+}
+
+// Attr returns the value of the named attribute, and whether it is present.
+func (m *Module) Attr(op *Op, name string) (string, bool) {
+	for _, a := range m.Attrs(op) {
+		if a.Name == name {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// FuncType returns the operand and result types written after the op's last
+// top-level ':' ("(T, U) -> (V, W)" or, in the pretty form, "T" alone, which
+// then stands for every operand and the result).
+func (m *Module) FuncType(op *Op) (ins, outs []string, ok bool) {
+	h := m.header(op)
+	colon := -1
+	topLevel(h, func(i int) bool {
+		if h[i] == ':' {
+			colon = i
+		}
+		return true
+	})
+	if colon < 0 {
+		return nil, nil, false
+	}
+	t := strings.TrimSpace(stripLoc(h[colon+1:]))
+	arrow := -1
+	topLevel(t, func(i int) bool {
+		if t[i] == '-' && i+1 < len(t) && t[i+1] == '>' {
+			arrow = i
+			return false
+		}
+		return true
+	})
+	if arrow < 0 {
+		return nil, []string{t}, t != ""
+	}
+	return typeList(t[:arrow]), typeList(t[arrow+2:]), true
+}
+
+// typeList reads "(A, B)" or "A" as a list of types.
+func typeList(s string) []string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "(") && matching(s, 0) == len(s)-1 {
+		return splitTop(s[1:len(s)-1], ',')
+	}
+	return []string{s}
+}
+
+// stripLoc drops a trailing "loc(...)".
+func stripLoc(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasSuffix(s, ")") {
+		return s
+	}
+	last := -1
+	topLevel(s, func(i int) bool {
+		if strings.HasPrefix(s[i:], "loc(") && (i == 0 || s[i-1] == ' ') {
+			last = i
+		}
+		return true
+	})
+	if last >= 0 && matching(s, last+3) == len(s)-1 {
+		return strings.TrimSpace(s[:last])
+	}
+	return s
+}
+
+// Operands returns the values between the parentheses right after a generic
+// op's name, or, in the pretty form, the values before the first top-level
+// ':' or '{' that are not inside brackets.
+func (m *Module) Operands(op *Op) []string {
+	h := m.header(op)
+	if op.Generic {
+		open := strings.IndexByte(h, '(')
+		if open < 0 {
+			return nil
+		}
+		close := matching(h, open)
+		if close < 0 {
+			return nil
+		}
+		var out []string
+		for _, v := range splitTop(h[open+1:close], ',') {
+			if v != "" {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	var out []string
+	topLevel(h, func(i int) bool {
+		switch h[i] {
+		case ':', '{':
+			return false
+		case '%':
+			j := i + 1
+			for j < len(h) && (isIdentChar(h[j]) || h[j] == '#') {
+				j++
+			}
+			out = append(out, h[i:j])
+		}
+		return true
+	})
+	return out
+}
