@@ -228,6 +228,28 @@ func (t *Topology) HopsFrom(a int64) ([]int, error) {
 	return dist, nil
 }
 
+// HopMatrix returns the hop distances between every pair of the given devices: m[i][j] is the hop count from ids[i]
+// to ids[j] (Unreachable where no path exists).
+func (t *Topology) HopMatrix(ids []int64) ([][]int, error) {
+	at := make([]int, len(ids))
+	for j, id := range ids {
+		k, ok := t.pos[id]
+		if !ok {
+			return nil, fmt.Errorf("topology %s has no device %d", t.Name, id)
+		}
+		at[j] = k
+	}
+	m := make([][]int, len(ids))
+	for i, a := range ids {
+		from, _ := t.HopsFrom(a) // a is known
+		m[i] = make([]int, len(ids))
+		for j, k := range at {
+			m[i][j] = from[k]
+		}
+	}
+	return m, nil
+}
+
 // String describes the topology in one line, for messages.
 func (t *Topology) String() string {
 	return fmt.Sprintf("%s (%d devices, %d links)", t.Name, len(t.Devices), len(t.Links))
