@@ -1,0 +1,283 @@
+/* fake_plugin.c: a tiny PJRT plugin for arc's CPU tests, built with go-xla's
+ * pjrt_c_api.h. Enough of the API for go-xla to create a client with two
+ * devices and compile; Compile records what it receives instead of compiling.
+ *
+ * Records go to $FAKE_PJRT_DIR (read on each call):
+ *   compile-N.mlir   the N-th program the plugin received (N from 1)
+ *   register.log     one line per GPU custom-call registration, with the
+ *                    metadata the handler reported when called as XLA does
+ * Behaviour switches, read once in GetPjrtApi:
+ *   FAKE_PJRT_OLD=1          report a table without PJRT_Client_Compile
+ *   FAKE_PJRT_NO_GPU_EXT=1   no GPU custom-call extension
+ *   FAKE_PJRT_REGISTER_FAIL=1  the extension refuses registrations
+ * A program that contains FAKE_COMPILE_ERROR fails to compile.
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pjrt_c_api.h"
+
+struct PJRT_Error {
+  PJRT_Error_Code code;
+  char *msg;
+};
+struct PJRT_Client {
+  int unused;
+};
+struct PJRT_Device {
+  int id;
+};
+struct PJRT_Executable {
+  int unused;
+};
+struct PJRT_LoadedExecutable {
+  struct PJRT_Executable exe;
+};
+
+static PJRT_Error *fail(PJRT_Error_Code code, const char *fmt, const char *arg) {
+  PJRT_Error *e = calloc(1, sizeof *e);
+  e->code = code;
+  if (asprintf(&e->msg, fmt, arg) < 0) e->msg = NULL;
+  return e;
+}
+
+static void record(const char *name, const char *mode, const char *data, size_t size) {
+  const char *dir = getenv("FAKE_PJRT_DIR");
+  if (dir == NULL) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, mode);
+  if (f == NULL) return;
+  fwrite(data, 1, size, f);
+  fclose(f);
+}
+
+static void error_destroy(PJRT_Error_Destroy_Args *a) {
+  if (a->error == NULL) return;
+  free(a->error->msg);
+  free(a->error);
+}
+static void error_message(PJRT_Error_Message_Args *a) {
+  a->message = a->error->msg;
+  a->message_size = strlen(a->error->msg);
+}
+static PJRT_Error *error_get_code(PJRT_Error_GetCode_Args *a) {
+  a->code = a->error->code;
+  return NULL;
+}
+
+static PJRT_Error *plugin_initialize(PJRT_Plugin_Initialize_Args *a) {
+  (void)a;
+  return NULL;
+}
+static PJRT_Error *plugin_attributes(PJRT_Plugin_Attributes_Args *a) {
+  a->attributes = NULL;
+  a->num_attributes = 0;
+  return NULL;
+}
+
+static struct PJRT_Client the_client;
+static struct PJRT_Device device_store[2] = {{0}, {1}};
+static PJRT_Device *devices[2] = {&device_store[0], &device_store[1]};
+
+static PJRT_Error *client_create(PJRT_Client_Create_Args *a) {
+  a->client = &the_client;
+  return NULL;
+}
+static PJRT_Error *client_destroy(PJRT_Client_Destroy_Args *a) {
+  (void)a;
+  return NULL;
+}
+static PJRT_Error *client_platform_name(PJRT_Client_PlatformName_Args *a) {
+  a->platform_name = "fake";
+  a->platform_name_size = 4;
+  return NULL;
+}
+static PJRT_Error *client_platform_version(PJRT_Client_PlatformVersion_Args *a) {
+  a->platform_version = "0";
+  a->platform_version_size = 1;
+  return NULL;
+}
+static PJRT_Error *client_process_index(PJRT_Client_ProcessIndex_Args *a) {
+  a->process_index = 0;
+  return NULL;
+}
+static PJRT_Error *client_devices(PJRT_Client_Devices_Args *a) {
+  a->devices = devices;
+  a->num_devices = 2;
+  return NULL;
+}
+static PJRT_Error *client_addressable_devices(PJRT_Client_AddressableDevices_Args *a) {
+  a->addressable_devices = devices;
+  a->num_addressable_devices = 2;
+  return NULL;
+}
+static PJRT_Error *device_local_hardware_id(PJRT_Device_LocalHardwareId_Args *a) {
+  a->local_hardware_id = a->device->id;
+  return NULL;
+}
+static PJRT_Error *client_default_device_assignment(PJRT_Client_DefaultDeviceAssignment_Args *a) {
+  for (size_t i = 0; i < a->default_assignment_size; i++) a->default_assignment[i] = (int)i % 2;
+  return NULL;
+}
+
+static int compiles;
+
+static PJRT_Error *client_compile(PJRT_Client_Compile_Args *a) {
+  const PJRT_Program *p = a->program;
+  char name[64];
+  snprintf(name, sizeof name, "compile-%d.mlir", __atomic_add_fetch(&compiles, 1, __ATOMIC_SEQ_CST));
+  record(name, "wb", p->code, p->code_size);
+  if (memmem(p->code, p->code_size, "FAKE_COMPILE_ERROR", 18) != NULL)
+    return fail(PJRT_Error_Code_INVALID_ARGUMENT, "fake: %s", "cannot compile this program");
+  a->executable = calloc(1, sizeof(struct PJRT_LoadedExecutable));
+  return NULL;
+}
+static PJRT_Error *loaded_get_executable(PJRT_LoadedExecutable_GetExecutable_Args *a) {
+  a->executable = &a->loaded_executable->exe;
+  return NULL;
+}
+static PJRT_Error *loaded_destroy(PJRT_LoadedExecutable_Destroy_Args *a) {
+  free(a->executable);
+  return NULL;
+}
+static PJRT_Error *executable_destroy(PJRT_Executable_Destroy_Args *a) {
+  (void)a; /* owned by its loaded executable */
+  return NULL;
+}
+static PJRT_Error *executable_name(PJRT_Executable_Name_Args *a) {
+  a->executable_name = "fake";
+  a->executable_name_size = 4;
+  return NULL;
+}
+static PJRT_Error *executable_num_outputs(PJRT_Executable_NumOutputs_Args *a) {
+  a->num_outputs = 1;
+  return NULL;
+}
+static PJRT_Error *executable_memory_stats(PJRT_Executable_GetCompiledMemoryStats_Args *a) {
+  size_t skip = offsetof(PJRT_Executable_GetCompiledMemoryStats_Args, generated_code_size_in_bytes);
+  memset((char *)a + skip, 0, a->struct_size - skip);
+  return NULL;
+}
+
+/* Any other call fails with the slot's index, so a test sees what is missing. */
+static PJRT_Error *unimplemented(void *args) {
+  (void)args;
+  return fail(PJRT_Error_Code_UNIMPLEMENTED, "fake: %s", "not implemented");
+}
+
+/* The GPU custom-call extension, as pjrt_c_api_gpu_extension.h (version 3) lays it out. */
+typedef struct {
+  size_t struct_size;
+  const char *function_name;
+  size_t function_name_size;
+  int api_version;
+  void *handler_instantiate, *handler_prepare, *handler_initialize, *handler_execute;
+  uint32_t traits;
+} register_args;
+typedef struct {
+  PJRT_Extension_Base base;
+  PJRT_Error *(*custom_call)(register_args *);
+  bool custom_call_handles_traits;
+} gpu_custom_call;
+
+/* The XLA FFI metadata handshake, as xla/ffi/api/c_api.h lays it out. */
+typedef struct ffi_ext {
+  size_t struct_size;
+  int type;
+  struct ffi_ext *next;
+} ffi_ext;
+typedef struct {
+  size_t struct_size;
+  ffi_ext *extension_start;
+  int major, minor;
+} ffi_version;
+typedef struct {
+  size_t struct_size;
+  ffi_version api_version;
+  uint32_t traits;
+} ffi_metadata;
+typedef struct {
+  ffi_ext base;
+  ffi_metadata *metadata;
+} ffi_metadata_ext;
+typedef struct {
+  size_t struct_size;
+  ffi_ext *extension_start;
+  const void *api;
+  void *ctx;
+  int stage;
+  char args_rets_attrs[128];
+  void *future;
+} ffi_call_frame;
+
+static int refuse_registration;
+
+static PJRT_Error *register_custom_call(register_args *a) {
+  if (refuse_registration) return fail(PJRT_Error_Code_INTERNAL, "fake: %s", "registration refused");
+  /* Ask the handler for its metadata, as XLA's registry does. */
+  ffi_metadata meta = {sizeof meta, {sizeof(ffi_version), NULL, -1, -1}, 99};
+  ffi_metadata_ext ext = {{sizeof ext, 1, NULL}, &meta};
+  ffi_call_frame frame;
+  memset(&frame, 0, sizeof frame);
+  frame.struct_size = offsetof(ffi_call_frame, future);
+  frame.extension_start = &ext.base;
+  frame.stage = 3;
+  void *(*handler)(ffi_call_frame *) = (void *(*)(ffi_call_frame *))a->handler_execute;
+  void *err = handler ? handler(&frame) : (void *)1;
+  char line[512];
+  int n = snprintf(line, sizeof line,
+                   "register name=%.*s api_version=%d struct_size=%zu execute=%s metadata=%d.%d traits=%u error=%s\n",
+                   (int)a->function_name_size, a->function_name, a->api_version, a->struct_size,
+                   a->handler_execute ? "set" : "null", meta.api_version.major, meta.api_version.minor, meta.traits,
+                   err ? "yes" : "no");
+  record("register.log", "ab", line, (size_t)n);
+  return NULL;
+}
+
+static gpu_custom_call custom_call_ext = {
+    {0, PJRT_Extension_Type_Gpu_Custom_Call, NULL}, register_custom_call, true};
+
+static PJRT_Api api;
+
+const PJRT_Api *GetPjrtApi(void) {
+  if (api.struct_size != 0) return &api;
+  void **slot = (void **)&api.PJRT_Error_Destroy;
+  void **end = (void **)((char *)&api + sizeof api);
+  for (; slot < end; slot++) *slot = (void *)unimplemented;
+  api.struct_size = PJRT_Api_STRUCT_SIZE;
+  api.pjrt_api_version.struct_size = PJRT_Api_Version_STRUCT_SIZE;
+  api.pjrt_api_version.major_version = PJRT_API_MAJOR;
+  api.pjrt_api_version.minor_version = PJRT_API_MINOR;
+  if (getenv("FAKE_PJRT_OLD") != NULL) api.struct_size = offsetof(PJRT_Api, PJRT_Client_Compile);
+  if (getenv("FAKE_PJRT_NO_GPU_EXT") == NULL) api.extension_start = &custom_call_ext.base;
+  refuse_registration = getenv("FAKE_PJRT_REGISTER_FAIL") != NULL;
+  custom_call_ext.base.struct_size = offsetof(gpu_custom_call, custom_call_handles_traits) + 1;
+
+  api.PJRT_Error_Destroy = error_destroy;
+  api.PJRT_Error_Message = error_message;
+  api.PJRT_Error_GetCode = error_get_code;
+  api.PJRT_Plugin_Initialize = plugin_initialize;
+  api.PJRT_Plugin_Attributes = plugin_attributes;
+  api.PJRT_Client_Create = client_create;
+  api.PJRT_Client_Destroy = client_destroy;
+  api.PJRT_Client_PlatformName = client_platform_name;
+  api.PJRT_Client_PlatformVersion = client_platform_version;
+  api.PJRT_Client_ProcessIndex = client_process_index;
+  api.PJRT_Client_Devices = client_devices;
+  api.PJRT_Client_AddressableDevices = client_addressable_devices;
+  api.PJRT_Client_DefaultDeviceAssignment = client_default_device_assignment;
+  api.PJRT_Client_Compile = client_compile;
+  api.PJRT_Device_LocalHardwareId = device_local_hardware_id;
+  api.PJRT_LoadedExecutable_GetExecutable = loaded_get_executable;
+  api.PJRT_LoadedExecutable_Destroy = loaded_destroy;
+  api.PJRT_Executable_Destroy = executable_destroy;
+  api.PJRT_Executable_Name = executable_name;
+  api.PJRT_Executable_NumOutputs = executable_num_outputs;
+  api.PJRT_Executable_GetCompiledMemoryStats = executable_memory_stats;
+  return &api;
+}
