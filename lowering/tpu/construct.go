@@ -11,8 +11,8 @@ import (
 // cell = r[0] + side[0]*(r[1] + ...), x-minor like device ids. The constructions assume only that neighbouring ranks
 // are neighbouring chips; Ring measures every candidate with real hops, so strided or wrapped boxes are safe.
 
-// boxCycles returns candidate rings for the group, as member indices, best-founded first; none when the group is not
-// a box.
+// boxCycles returns candidate rings for the group, as member indices, preferred first; none when the group is not a
+// box.
 func boxCycles(t *topology.Topology, ids []int64) [][]int {
 	side, member, ok := box(t, ids)
 	if !ok {
@@ -55,6 +55,9 @@ func box(t *topology.Topology, ids []int64) (side []int, member []int, ok bool) 
 			side = append(side, len(vs))
 			cells *= len(vs)
 		}
+		if cells > len(ids) {
+			return nil, nil, false
+		}
 	}
 	if cells != len(ids) {
 		return nil, nil, false
@@ -82,8 +85,8 @@ func box(t *topology.Topology, ids []int64) (side []int, member []int, ok bool) 
 // of the other dimensions in boustrophedon (snake) order, in which consecutive columns are neighbours. With R even:
 // row 0 left to right, then rows 1..R-1 snaking over columns 1..C-1, then back up column 0: every step is one hop.
 // With R and C odd no one-hop ring exists (the grid is bipartite with one colour more) and oddGrid has exactly one
-// two-hop step. R is the shortest even side (ties: the most major), so rows run along the
-// longer sides; every other even side follows as a further candidate.
+// two-hop step. R is the shortest even side (ties: the most major), so rows run along the longer sides; every other
+// even side follows as a further candidate.
 func gridCycles(side []int) [][]int {
 	if len(side) == 1 {
 		n := side[0]
