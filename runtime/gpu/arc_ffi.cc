@@ -67,11 +67,6 @@ bool answer_metadata(arc_xla_call_frame *frame) {
   return true;
 }
 
-bool span_is(const arc_xla_byte_span *s, const char *want) {
-  size_t n = std::strlen(want);
-  return s->len == n && std::memcmp(s->ptr, want, n) == 0;
-}
-
 std::string span_str(const arc_xla_byte_span *s) { return std::string(s->ptr, s->len); }
 
 bool read_int(int dtype, const void *p, size_t i, int64_t *v) {
