@@ -212,6 +212,11 @@ func (m *Module) readArcCall(c *Collective, errAt func(string, ...any) error) er
 	for _, e := range parseDict(cfg[1 : len(cfg)-1]) {
 		a.Config[e.Name] = unquote(stripType(e.Value))
 	}
+	for _, attr := range m.Attrs(c.Op) {
+		if name, ok := strings.CutPrefix(attr.Name, "arc."); ok {
+			a.Config[name] = unquote(stripType(attr.Value))
+		}
+	}
 	a.Lowering = a.Config["lowering"]
 	if a.Lowering == "" {
 		a.Lowering = a.Config["algo"]

@@ -91,8 +91,12 @@ func (e *Editor) FreshName(prefix string) string {
 // index -1, uses of "name" become newName and "name#k" become "newName#k".
 // The definition itself is not touched. It refuses a newName that the scope
 // already defines or uses, so a rename never captures another value.
-func (e *Editor) RenameUses(def *Op, name string, index int, newName string) {
-	if !strings.HasPrefix(newName, "%") || len(newName) < 2 {
+//
+// skip, when not nil, names ops whose uses are left alone, because the caller
+// replaces their whole text (with the new names) in the same edit.
+func (e *Editor) RenameUses(def *Op, name string, index int, newName string, skip func(*Op) bool) {
+	base, _, _ := strings.Cut(newName, "#")
+	if !strings.HasPrefix(newName, "%") || len(base) < 2 {
 		e.fail(fmt.Errorf("rename %s: bad new name %q", name, newName))
 		return
 	}
@@ -108,17 +112,18 @@ func (e *Editor) RenameUses(def *Op, name string, index int, newName string) {
 	clash := false
 	var visit func(op *Op)
 	visit = func(op *Op) {
+		skipped := skip != nil && skip(op)
 		e.m.Values(op, func(v ValueRef) {
-			if v.Name == newName {
+			if v.Name == base {
 				clash = true
 			}
-			if v.Kind == Use && v.Name == name && (index < 0 || v.Index == index) {
+			if !skipped && v.Kind == Use && v.Name == name && (index < 0 || v.Index == index) {
 				hits = append(hits, v)
 			}
 		})
 		for _, r := range op.Regions {
 			for _, b := range r.Blocks {
-				e.m.LabelArgs(b, func(v ValueRef) { clash = clash || v.Name == newName })
+				e.m.LabelArgs(b, func(v ValueRef) { clash = clash || v.Name == base })
 				for _, o := range b.Ops {
 					visit(o)
 				}
@@ -206,4 +211,24 @@ func (e *Editor) Apply() (*Module, error) {
 		return nil, fmt.Errorf("internal error: edited module does not parse: %w", err)
 	}
 	return m, nil
+}
+
+// Quote prints s as an MLIR string literal.
+func Quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, "\\%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/passes"
+)
+
+func init() {
+	register("compile", "lower a module's all-reduces for a target", runCompile)
+}
+
+func runCompile(args []string, io stdio) int {
+	fs := pflag.NewFlagSet("compile", pflag.ContinueOnError)
+	fs.SetOutput(io.err)
+	var opt arc.Options
+	var out, report string
+	fs.StringVar(&opt.Target, "target", "", "target machine: "+strings.Join(passes.TargetNames(), ", "))
+	fs.StringVar(&opt.Quant, "quant", "none", "quantized codec arc may use: "+strings.Join(passes.Quants, ", "))
+	fs.StringVarP(&out, "output", "o", "-", "write the lowered module to `FILE` (- for stdout)")
+	fs.StringVar(&report, "report", "", "write the decisions as JSON to `FILE.json`")
+	fs.StringVar(&opt.Profile, "profile", "", "cost profile from `arc tune` (`FILE.json`; default: the target's built-in one)")
+	fs.StringVar(&opt.Topology, "topology", "", "machine description (`FILE.json`: devices, links, coordinates, nodes)")
+	fs.BoolVar(&opt.CastBF16, "cast-bf16-to-fp16", true, "send bf16 as fp16 where the codec works in fp16 (ROCm)")
+	fs.Int64Var(&opt.MinBytes, "min-bytes", 0, "keep all-reduces smaller than this native")
+	fs.Int64Var(&opt.MaxBytes, "max-bytes", 0, "keep all-reduces larger than this native")
+	fs.StringArrayVar(&opt.Force, "force", nil, "override one collective: `INDEX=LOWERING[:CODEC]` (repeatable; INDEX from arc inspect)")
+	fs.StringArrayVar(&opt.PrintAfter, "print-after", nil, "print the module to stderr after `PASS` (repeatable; all for every pass)")
+	fs.StringVar(&opt.DumpDir, "dump-dir", "", "write the module after every pass into `DIR`")
+	fs.Usage = func() {
+		fmt.Fprintln(io.err, "usage: arc compile --target TARGET [flags] FILE|-")
+		fmt.Fprintln(io.err, "\nLowers every all-reduce of a StableHLO module for TARGET; text no pass changes is kept byte-for-byte.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(io.err, "arc compile: want exactly one input FILE (or - for stdin)")
+		return exitUsage
+	}
+	name, src, err := readInput(fs.Arg(0), io)
+	if err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		return exitInput
+	}
+	opt.LibtpuInitArgs = os.Getenv("LIBTPU_INIT_ARGS")
+	opt.PrintTo = io.err
+	lowered, rep, err := arc.Compile(name, src, opt)
+	if err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		var ue *arc.UsageError
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
+		return exitInput
+	}
+	if report != "" {
+		if err := writeFileAtomic(report, func(f *os.File) error { return rep.WriteJSON(f) }); err != nil {
+			fmt.Fprintf(io.err, "arc: %v\n", err)
+			return exitInput
+		}
+	}
+	if out == "-" {
+		if _, err := io.out.Write(lowered); err != nil {
+			fmt.Fprintf(io.err, "arc: %v\n", err)
+			return exitInput
+		}
+		return exitOK
+	}
+	if err := writeFileAtomic(out, func(f *os.File) error { _, err := f.Write(lowered); return err }); err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		return exitInput
+	}
+	return exitOK
+}

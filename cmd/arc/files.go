@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// readInput reads FILE, or standard input for "-" (named <stdin> in messages).
+func readInput(path string, s stdio) (string, []byte, error) {
+	if path == "-" {
+		data, err := io.ReadAll(s.in)
+		return "<stdin>", data, err
+	}
+	data, err := os.ReadFile(path)
+	return path, data, err
+}
+
+// writeFileAtomic writes a file through a temporary file in the same
+// directory and renames it into place, so a failure never leaves half a file.
+func writeFileAtomic(path string, write func(*os.File) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
+)
+
+func init() {
+	register("inspect", "list a module's collectives and the lowerings they carry", runInspect)
+}
+
+func runInspect(args []string, io stdio) int {
+	fs := pflag.NewFlagSet("inspect", pflag.ContinueOnError)
+	fs.SetOutput(io.err)
+	asJSON := fs.Bool("json", false, "print the report as JSON (the schema of arc compile --report)")
+	fs.Usage = func() {
+		fmt.Fprintln(io.err, "usage: arc inspect [--json] FILE|-")
+		fmt.Fprintln(io.err, "\nLists every collective operand of a module: its size, reduction and groups, and the lowering arc recorded if it rewrote it.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(io.err, "arc inspect: want exactly one input FILE (or - for stdin)")
+		return exitUsage
+	}
+	name, src, err := readInput(fs.Arg(0), io)
+	if err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		return exitInput
+	}
+	m, err := ir.Parse(name, src)
+	if err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		return exitInput
+	}
+	rep, err := passes.NewReport(m, "")
+	if err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		return exitInput
+	}
+	if *asJSON {
+		err = rep.WriteJSON(io.out)
+	} else {
+		err = rep.WriteTable(io.out)
+	}
+	if err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		return exitInput
+	}
+	return exitOK
+}

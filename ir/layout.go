@@ -1,0 +1,226 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Layout locates the parts of a generic op in Module.Src, for passes that
+// rewrite one part and keep the rest. Offsets are absolute; -1 when absent.
+type Layout struct {
+	OperandsOpen, OperandsClose int // '(' and ')' around the operands
+	PropsOpen, PropsClose       int // '<' of "<{" and '>' of "}>"
+	DictOpen, DictClose         int // '{' and '}' of the attribute dictionary
+	TypeColon                   int // the ':' before the function type
+	TypeEnd                     int // end of the function type (before any loc)
+}
+
+// walkOwn calls fn for each byte of the op's own text (not inside regions or
+// strings), with the bracket depth before that byte. A region counts as a
+// balanced hole.
+func (m *Module) walkOwn(op *Op, fn func(off int, depth int) bool) {
+	s := m.Src
+	depth := 0
+	for _, sp := range ownSpans(op) {
+		for i := sp.start; i < sp.end; i++ {
+			c := s[i]
+			if c == '"' {
+				if !fn(i, depth) {
+					return
+				}
+				j := skipStringAt(s, i)
+				if j < 0 || j > sp.end {
+					return
+				}
+				i = j - 1
+				continue
+			}
+			if c == '/' && i+1 < sp.end && s[i+1] == '/' {
+				for i < sp.end && s[i] != '\n' {
+					i++
+				}
+				continue
+			}
+			if !fn(i, depth) {
+				return
+			}
+			switch c {
+			case '(', '[', '{', '<':
+				depth++
+			case ')', ']', '}':
+				depth--
+			case '>':
+				if i > 0 && s[i-1] != '-' {
+					depth--
+				}
+			}
+		}
+	}
+}
+
+// Layout finds the parts of a generic op. It fails for pretty-form ops.
+func (m *Module) Layout(op *Op) (Layout, error) {
+	l := Layout{-1, -1, -1, -1, -1, -1, -1, -1}
+	if !op.Generic {
+		return l, m.Errorf(int(op.Start), "%s is not in generic form", op.Name)
+	}
+	s := m.Src
+	var stack []int // offsets of depth-0 openers still open
+	m.walkOwn(op, func(i, depth int) bool {
+		c := s[i]
+		switch {
+		case depth == 0 && c == '(' && l.OperandsOpen < 0 && l.TypeColon < 0:
+			l.OperandsOpen = i
+			stack = append(stack, i)
+		case depth == 0 && c == '<' && i+1 < len(s) && s[i+1] == '{' && l.TypeColon < 0:
+			l.PropsOpen = i
+			stack = append(stack, i)
+		case depth == 0 && c == '{' && l.TypeColon < 0:
+			l.DictOpen = i
+			stack = append(stack, i)
+		case depth == 0 && (c == '(' || c == '[' || c == '<'):
+			stack = append(stack, i)
+		case depth == 1 && (c == ')' || c == '}' || c == ']' || (c == '>' && s[i-1] != '-')):
+			if len(stack) > 0 {
+				o := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				switch o {
+				case l.OperandsOpen:
+					l.OperandsClose = i
+				case l.PropsOpen:
+					l.PropsClose = i
+				case l.DictOpen:
+					l.DictClose = i
+				}
+			}
+		case depth == 0 && c == ':':
+			l.TypeColon = i
+		}
+		return true
+	})
+	if l.TypeColon < 0 {
+		return l, m.Errorf(int(op.Start), "%s has no type signature", op.Name)
+	}
+	rest := s[l.TypeColon+1 : op.End]
+	typ := stripLoc(rest)
+	l.TypeEnd = l.TypeColon + 1 + strings.Index(rest, typ) + len(typ)
+	return l, nil
+}
+
+// AttrValueSpan returns the absolute span of the value of a named attribute in
+// a generic op's properties or dictionary.
+func (m *Module) AttrValueSpan(op *Op, name string) (start, end int, ok bool) {
+	l, err := m.Layout(op)
+	if err != nil {
+		return 0, 0, false
+	}
+	for _, d := range [][2]int{{l.PropsOpen + 2, l.PropsClose - 1}, {l.DictOpen + 1, l.DictClose}} {
+		if d[0] < 1 || d[1] < d[0] {
+			continue
+		}
+		inner := m.Src[d[0]:d[1]]
+		at := 0
+		for _, e := range splitTop(inner, ',') {
+			idx := strings.Index(inner[at:], e)
+			if idx < 0 {
+				continue
+			}
+			entryStart := at + idx
+			at = entryStart + len(e)
+			k, v, found := strings.Cut(e, "=")
+			if !found || strings.Trim(strings.TrimSpace(k), `"`) != name {
+				continue
+			}
+			v = strings.TrimSpace(v)
+			vs := d[0] + entryStart + strings.Index(e, v)
+			return vs, vs + len(v), true
+		}
+	}
+	return 0, 0, false
+}
+
+// SetAttrs adds or replaces discardable attributes of a generic op (in its
+// attribute dictionary, which it creates when missing). values are printed
+// as given.
+func (e *Editor) SetAttrs(op *Op, names []string, values []string) error {
+	m := e.m
+	l, err := m.Layout(op)
+	if err != nil {
+		return err
+	}
+	var add []string
+	for i, n := range names {
+		if start, end, ok := m.AttrValueSpan(op, n); ok {
+			e.add(start, end, values[i])
+			continue
+		}
+		add = append(add, n+" = "+values[i])
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	text := strings.Join(add, ", ")
+	switch {
+	case l.DictOpen >= 0:
+		inner := strings.TrimSpace(m.Src[l.DictOpen+1 : l.DictClose])
+		sep := ", "
+		if inner == "" {
+			sep = ""
+		}
+		// Keep the dictionary's own closing layout: insert after its last entry.
+		last := l.DictClose
+		for last > l.DictOpen+1 && (m.Src[last-1] == ' ' || m.Src[last-1] == '\n' || m.Src[last-1] == '\t' || m.Src[last-1] == '\r') {
+			last--
+		}
+		e.add(last, last, sep+text)
+	default:
+		at := l.TypeColon
+		for at > 0 && m.Src[at-1] == ' ' {
+			at--
+		}
+		e.add(at, at, " {"+text+"}")
+	}
+	return nil
+}
+
+// GenericWith prints a generic op (without its results) keeping only the
+// operands at the given positions, with the matching operand and result types,
+// each operand name passed through rename (nil keeps them). It serves ops
+// whose results mirror their operands, such as all_reduce.
+func (m *Module) GenericWith(op *Op, keep []int, rename func(string) string) (string, error) {
+	l, err := m.Layout(op)
+	if err != nil {
+		return "", err
+	}
+	if l.OperandsOpen < 0 || l.OperandsClose < 0 {
+		return "", m.Errorf(int(op.Start), "%s: no operand list", op.Name)
+	}
+	operands := m.Operands(op)
+	ins, outs, ok := m.FuncType(op)
+	if !ok || len(ins) != len(operands) || len(outs) != len(operands) {
+		return "", m.Errorf(int(op.Start), "%s: types do not mirror operands", op.Name)
+	}
+	var kOps, kIns, kOuts []string
+	for _, k := range keep {
+		if k < 0 || k >= len(operands) {
+			return "", fmt.Errorf("operand %d out of range", k)
+		}
+		name := operands[k]
+		if rename != nil {
+			name = rename(name)
+		}
+		kOps, kIns, kOuts = append(kOps, name), append(kIns, ins[k]), append(kOuts, outs[k])
+	}
+	outType := strings.Join(kOuts, ", ")
+	if len(kOuts) != 1 {
+		outType = "(" + outType + ")"
+	}
+	s := m.Src
+	var b strings.Builder
+	b.WriteString(s[int(op.nameEnd)-len(op.Name)-2 : l.OperandsOpen+1]) // the quoted name
+	b.WriteString(strings.Join(kOps, ", "))
+	b.WriteString(s[l.OperandsClose : l.TypeColon+1])
+	b.WriteString(" (" + strings.Join(kIns, ", ") + ") -> " + outType)
+	b.WriteString(s[l.TypeEnd:op.End])
+	return b.String(), nil
+}

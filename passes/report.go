@@ -1,0 +1,251 @@
+package passes
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/arcpass/arc/ir"
+)
+
+// Report is what arc tells the user about a module: one row per collective
+// operand (a multi-operand all-reduce is decided operand by operand), and the
+// environment the lowered program needs. `arc compile --report` and
+// `arc inspect --json` share this schema.
+type Report struct {
+	Target      string            `json:"target"`
+	Module      string            `json:"module"`
+	Collectives []Row             `json:"collectives"`
+	Env         map[string]string `json:"env"`
+}
+
+// Row describes one collective operand and, once selected, its lowering.
+type Row struct {
+	Index     int       `json:"index"`   // row number: what --force INDEX refers to
+	Op        string    `json:"op"`      // all_reduce, reduce_scatter, ...
+	Line      int       `json:"line"`    // where the op starts in the input
+	Operand   int       `json:"operand"` // position among the op's operands
+	DType     string    `json:"dtype"`
+	Shape     []int64   `json:"shape"`
+	Bytes     int64     `json:"bytes"`
+	Reduction string    `json:"reduction"`
+	Groups    [][]int64 `json:"groups"`
+	GroupSize int       `json:"group_size"`
+	Lowering  string    `json:"lowering"`
+	Codec     string    `json:"codec"`
+	Reason    string    `json:"reason"`
+	EstUS     float64   `json:"est_us"`
+	// Algo, Link and Cast say how arc's kernel runs (custom-call lowerings).
+	Algo string `json:"algo,omitempty"`
+	Link string `json:"link,omitempty"`
+	Cast bool   `json:"cast_bf16_to_fp16,omitempty"`
+	// NativeUS is the cost model's estimate for the native collective.
+	NativeUS float64 `json:"native_us,omitempty"`
+	// Ring and RingMaxHops describe a TPU ring embedding.
+	Ring        [][]int64 `json:"ring,omitempty"`
+	RingMaxHops int       `json:"ring_max_hops,omitempty"`
+
+	Collective *ir.Collective `json:"-"`
+}
+
+// NewReport lists the module's collectives, one row per operand, with the
+// lowerings arc already recorded in the module (if any).
+func NewReport(m *ir.Module, target string) (*Report, error) {
+	cs, err := m.Collectives()
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Target: target, Module: m.Info().Name, Env: map[string]string{}, Collectives: []Row{}}
+	for _, c := range cs {
+		for k, t := range c.OperandTypes {
+			row := Row{
+				Index:      len(r.Collectives),
+				Op:         c.Kind,
+				Line:       c.Pos.Line,
+				Operand:    k,
+				DType:      t.Elem,
+				Shape:      append([]int64{}, t.Shape...),
+				Bytes:      t.Bytes(),
+				Reduction:  c.Reduction,
+				Groups:     c.Groups,
+				GroupSize:  c.GroupSize(),
+				Collective: c,
+			}
+			if row.Groups == nil {
+				row.Groups = [][]int64{}
+			}
+			if a := c.Arc; a != nil {
+				row.Lowering, row.Codec = a.Lowering, a.Codec
+				row.Reason = a.Config["reason"]
+				row.EstUS, _ = strconv.ParseFloat(a.Config["est_us"], 64)
+				row.NativeUS, _ = strconv.ParseFloat(a.Config["native_us"], 64)
+				row.Algo, row.Link = a.Config["algo"], a.Config["link"]
+				row.Cast = a.Config["cast"] == "1"
+				if row.Lowering == "ring" {
+					row.Ring = c.Groups
+					fmt.Sscan(a.Config["ring_max_hops"], &row.RingMaxHops)
+				}
+			}
+			r.Collectives = append(r.Collectives, row)
+		}
+	}
+	return r, nil
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteTable writes the report as a table a person can read.
+func (r *Report) WriteTable(w io.Writer) error {
+	name := r.Module
+	if name == "" {
+		name = "(unnamed)"
+	}
+	target := r.Target
+	if r.Target == "" {
+		fmt.Fprintf(w, "module %s: %d collective operand(s)\n", name, len(r.Collectives))
+	} else {
+		fmt.Fprintf(w, "module %s, target %s: %d collective operand(s)\n", name, target, len(r.Collectives))
+	}
+	if len(r.Collectives) == 0 {
+		return nil
+	}
+	tw := newTable("#", "op", "line", "dtype", "shape", "bytes", "reduce", "ranks", "groups", "lowering", "codec", "est us", "why")
+	for _, row := range r.Collectives {
+		op := row.Op
+		if row.Collective != nil && len(row.Collective.OperandTypes) > 1 {
+			op = fmt.Sprintf("%s[%d]", op, row.Operand)
+		}
+		lowering, codec, est := row.Lowering, row.Codec, "-"
+		if lowering == "" {
+			lowering = "-"
+		}
+		if codec == "" {
+			codec = "-"
+		}
+		if row.EstUS > 0 {
+			est = fmt.Sprintf("%.1f", row.EstUS)
+			if row.NativeUS > 0 && row.Lowering != "native" {
+				est += fmt.Sprintf(" (native %.1f)", row.NativeUS)
+			}
+		}
+		reduce := row.Reduction
+		if reduce == "" {
+			reduce = "-"
+		}
+		tw.add(fmt.Sprint(row.Index), op, fmt.Sprint(row.Line), row.DType, shapeString(row.Shape),
+			HumanBytes(row.Bytes), reduce, fmt.Sprint(row.GroupSize), groupsString(row.Groups), lowering, codec, est, row.Reason)
+	}
+	tw.write(w)
+	if len(r.Env) > 0 {
+		keys := make([]string, 0, len(r.Env))
+		for k := range r.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintln(w, "\nenvironment the program needs:")
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %s=%q\n", k, r.Env[k])
+		}
+	}
+	return nil
+}
+
+func shapeString(s []int64) string {
+	if len(s) == 0 {
+		return "scalar"
+	}
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = fmt.Sprint(d)
+		if d < 0 {
+			parts[i] = "?"
+		}
+	}
+	return strings.Join(parts, "x")
+}
+
+// groupsString prints groups compactly: "[0 1 2 3]" or "2x[0 1] ..".
+func groupsString(gs [][]int64) string {
+	if len(gs) == 0 {
+		return "all"
+	}
+	parts := make([]string, 0, 3)
+	for i, g := range gs {
+		if i == 2 && len(gs) > 3 {
+			parts = append(parts, fmt.Sprintf("... (%d groups)", len(gs)))
+			break
+		}
+		parts = append(parts, strings.Trim(fmt.Sprint(g), "[]"))
+	}
+	return "{" + strings.Join(parts, "} {") + "}"
+}
+
+// HumanBytes prints a byte count with a binary unit ("16 KiB").
+func HumanBytes(n int64) string {
+	switch {
+	case n < 0:
+		return "?"
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return trimUnit(float64(n)/(1<<10), "KiB")
+	case n < 1<<30:
+		return trimUnit(float64(n)/(1<<20), "MiB")
+	default:
+		return trimUnit(float64(n)/(1<<30), "GiB")
+	}
+}
+
+func trimUnit(v float64, unit string) string {
+	s := fmt.Sprintf("%.1f", v)
+	s = strings.TrimSuffix(s, ".0")
+	return s + " " + unit
+}
+
+// table aligns columns; the last column is left unpadded.
+type table struct{ rows [][]string }
+
+func newTable(header ...string) *table { return &table{rows: [][]string{header}} }
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	widths := make([]int, len(t.rows[0]))
+	for _, r := range t.rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], len(c))
+		}
+	}
+	for _, r := range t.rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i == len(r)-1 {
+				b.WriteString(c)
+				break
+			}
+			b.WriteString(c)
+			b.WriteString(strings.Repeat(" ", widths[i]-len(c)+2))
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// MarkNative records on an all-reduce that stays native what arc decided and
+// why, so that `arc inspect` of the output shows it and a second compile keeps it.
+func MarkNative(ed *ir.Editor, op *ir.Op, rows []*Row) error {
+	var reasons []string
+	for _, r := range rows {
+		if !contains(reasons, r.Reason) {
+			reasons = append(reasons, r.Reason)
+		}
+	}
+	return ed.SetAttrs(op, []string{"arc.lowering", "arc.reason"}, []string{ir.Quote("native"), ir.Quote(strings.Join(reasons, "; "))})
+}

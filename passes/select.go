@@ -1,0 +1,46 @@
+package passes
+
+import (
+	"fmt"
+)
+
+// AnalysePass lists the module's collectives in the report.
+var AnalysePass = Func("analyse", func(s *State) error {
+	r, err := NewReport(s.Module, s.Target.Name)
+	if err != nil {
+		return err
+	}
+	s.Report = r
+	return nil
+})
+
+// SelectPass records a decision for every all-reduce row: the lowering, its
+// codec, the reason and the estimated time. Rows of other collectives say why
+// they stay as they are. Rows arc lowered before keep what the module says.
+var SelectPass = Func("select", func(s *State) error {
+	if s.Report == nil {
+		return fmt.Errorf("select needs the analyse pass first")
+	}
+	for i := range s.Options.Force {
+		if i >= len(s.Report.Collectives) {
+			return fmt.Errorf("--force %d: the module has %d collective operand(s)", i, len(s.Report.Collectives))
+		}
+	}
+	for i := range s.Report.Collectives {
+		row := &s.Report.Collectives[i]
+		if row.Collective != nil && row.Collective.Arc != nil {
+			if row.Reason == "" {
+				row.Reason = "already lowered by arc"
+			}
+			continue
+		}
+		d, err := Decide(s.Target, s.Options, *row)
+		if err != nil {
+			return err
+		}
+		row.Lowering, row.Codec, row.Reason = d.Lowering, d.Codec, d.Reason
+		row.Algo, row.Link, row.Cast = d.Algo, d.Link, d.Cast
+		row.EstUS, row.NativeUS = d.EstUS, d.NativeUS
+	}
+	return nil
+})

@@ -1,0 +1,136 @@
+package passes
+
+import (
+	"github.com/arcpass/arc/ir"
+)
+
+// VerifyPass checks the module after lowering: a failure is a bug in a pass,
+// caught before a broken program reaches the compiler.
+var VerifyPass = Func("verify", func(s *State) error { return Verify(s.Module) })
+
+// Verify checks that every value is defined once in its scope before it is
+// used, that "%x#k" stays within x's results, that generic ops declare as many
+// result types as results and as many operand types as operands, and that
+// all-reduces (arc's custom calls included) return the types they take.
+func Verify(m *ir.Module) error {
+	v := &verifier{m: m}
+	v.block(m.Body)
+	if v.err != nil {
+		return v.err
+	}
+	cs, err := m.Collectives()
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.Kind != "all_reduce" {
+			continue
+		}
+		if len(c.ResultTypes) != len(c.OperandTypes) {
+			return m.Errorf(int(c.Op.Start), "%s has %d operands but %d results", c.Op.Name, len(c.OperandTypes), len(c.ResultTypes))
+		}
+		for i := range c.OperandTypes {
+			if c.OperandTypes[i].String() != c.ResultTypes[i].String() {
+				return m.Errorf(int(c.Op.Start), "%s: operand %d is %s but result %d is %s", c.Op.Name, i, c.OperandTypes[i], i, c.ResultTypes[i])
+			}
+		}
+	}
+	return nil
+}
+
+type verifier struct {
+	m      *ir.Module
+	scopes []map[string]def
+	err    error
+}
+
+type def struct {
+	count int
+	off   int
+}
+
+func (v *verifier) lookup(name string) (def, bool) {
+	for i := len(v.scopes) - 1; i >= 0; i-- {
+		if d, ok := v.scopes[i][name]; ok {
+			return d, true
+		}
+	}
+	return def{}, false
+}
+
+func (v *verifier) define(r ir.ValueRef) {
+	if d, ok := v.lookup(r.Name); ok {
+		v.fail(r.Off, "%s is defined twice (first at %s)", r.Name, v.m.Position(d.off))
+		return
+	}
+	v.scopes[len(v.scopes)-1][r.Name] = def{r.Count, r.Off}
+}
+
+func (v *verifier) fail(off int, format string, args ...any) {
+	if v.err == nil {
+		v.err = v.m.Errorf(off, format, args...)
+	}
+}
+
+func (v *verifier) block(b *ir.Block) {
+	v.scopes = append(v.scopes, map[string]def{})
+	defer func() { v.scopes = v.scopes[:len(v.scopes)-1] }()
+	for _, op := range b.Ops {
+		v.op(op)
+		if v.err != nil {
+			return
+		}
+	}
+}
+
+func (v *verifier) op(op *ir.Op) {
+	var results, args []ir.ValueRef
+	nResults := 0
+	v.m.Values(op, func(r ir.ValueRef) {
+		switch r.Kind {
+		case ir.Use:
+			d, ok := v.lookup(r.Name)
+			switch {
+			case !ok:
+				v.fail(r.Off, "%s is used but not defined", r.Name)
+			case r.Index >= d.count:
+				v.fail(r.Off, "%s#%d: %s has %d result(s)", r.Name, r.Index, r.Name, d.count)
+			}
+		case ir.Result:
+			results = append(results, r)
+			nResults += r.Count
+		case ir.Arg:
+			args = append(args, r)
+		}
+	})
+	if op.Generic && op.Name != "" {
+		if ins, outs, ok := v.m.FuncType(op); ok {
+			if nResults > 0 && !(len(outs) == 1 && outs[0] == "()") && len(outs) != nResults {
+				v.fail(int(op.Start), "%s defines %d result(s) but its type has %d", op.Name, nResults, len(outs))
+			}
+			if n := len(v.m.Operands(op)); !(len(ins) == 1 && ins[0] == "") && len(ins) != n {
+				v.fail(int(op.Start), "%s takes %d operand(s) but its type has %d", op.Name, n, len(ins))
+			}
+		}
+	}
+	for _, r := range op.Regions {
+		v.scopes = append(v.scopes, map[string]def{})
+		for _, a := range args {
+			v.define(a)
+		}
+		for _, b := range r.Blocks {
+			v.m.LabelArgs(b, func(a ir.ValueRef) {
+				if a.Kind == ir.Arg {
+					v.define(a)
+				}
+			})
+		}
+		for _, b := range r.Blocks {
+			v.block(b)
+		}
+		v.scopes = v.scopes[:len(v.scopes)-1]
+	}
+	for _, r := range results {
+		v.define(r)
+	}
+}
