@@ -13,7 +13,7 @@
 
 #include "arc_ffi.h"
 #include "pjrt_abi.h"
-#include "spawn.h"
+#include "subprocess.h"
 
 /* ---- errors the proxy makes ------------------------------------------------
  * A client hands every PJRT_Error back to the table it came from, so the proxy

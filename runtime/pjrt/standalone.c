@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "proxy.h"
-#include "spawn.h"
+#include "subprocess.h"
 
 static int run_arc(void *ctx, const arc_settings *s, const char *in, size_t in_size, char **out, size_t *out_size,
                    char **err) {

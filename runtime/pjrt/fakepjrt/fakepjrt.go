@@ -78,7 +78,7 @@ func Standalone(t testing.TB, dir string) string {
 	out := filepath.Join(dir, "pjrt_c_api_arc_plugin.so")
 	src := SourceDir()
 	CC(t, out, "-O1", "-shared", "-fPIC", "-fvisibility=hidden", "-I", filepath.Join(src, "..", "gpu"),
-		filepath.Join(src, "standalone.c"), filepath.Join(src, "proxy.c"), filepath.Join(src, "spawn.c"),
+		filepath.Join(src, "standalone.c"), filepath.Join(src, "proxy.c"), filepath.Join(src, "subprocess.c"),
 		"-ldl", "-lpthread")
 	script, err := os.ReadFile(filepath.Join(src, "arc_mlir_to_text.py"))
 	if err != nil {

@@ -1,6 +1,6 @@
-/* spawn.h: run a filter program (stdin to stdout) from inside a PJRT plugin. */
-#ifndef ARC_SPAWN_H
-#define ARC_SPAWN_H
+/* subprocess.h: run a filter program (stdin to stdout) from inside a PJRT plugin. */
+#ifndef ARC_SUBPROCESS_H
+#define ARC_SUBPROCESS_H
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
-/* spawn.c: run a filter program from inside a PJRT plugin (spawn.h). */
+/* subprocess.c: run a filter program from inside a PJRT plugin (subprocess.h). */
 #define _GNU_SOURCE
-#include "spawn.h"
+#include "subprocess.h"
 
 #include <dlfcn.h>
 #include <errno.h>
