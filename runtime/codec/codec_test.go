@@ -519,11 +519,61 @@ func FuzzRoundTrip(f *testing.F) {
 func rotatedFinite(blk *[BlockSize]float32) bool {
 	u := *blk
 	flipSigns(&u)
-	hadamard(&u)
+	hadamard(&u, 0.125)
 	for _, v := range u {
 		if !finite(v) {
 			return false
 		}
 	}
 	return true
+}
+
+// TestRoundEven compares the magic-number rounding with math.RoundToEven on
+// every float32 in [-129, 129] with at most 12 fraction bits (all ties and
+// their neighbours included) and on random values.
+func TestRoundEven(t *testing.T) {
+	check := func(v float32) {
+		if got, want := roundEven(v), float32(math.RoundToEven(float64(v))); got != want {
+			t.Fatalf("roundEven(%g) = %g, want %g", v, got, want)
+		}
+	}
+	for k := -129 << 12; k <= 129<<12; k++ {
+		v := float32(k) / (1 << 12)
+		check(v)
+		check(math.Nextafter32(v, 200))
+		check(math.Nextafter32(v, -200))
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 100000 {
+		check(float32(rng.Float64()*(1<<23) - (1 << 22)))
+	}
+}
+
+// TestHadamardOrder compares the fused transform with the stage-by-stage
+// definition of docs/FORMATS.md, bit for bit.
+func TestHadamardOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for range 10000 {
+		var u [BlockSize]float32
+		for i := range u {
+			u[i] = float32(rng.NormFloat64() * math.Ldexp(1, rng.IntN(60)-30))
+		}
+		want := u
+		for h := 1; h < BlockSize; h *= 2 {
+			for i := range BlockSize {
+				if i&h == 0 {
+					want[i], want[i+h] = want[i]+want[i+h], want[i]-want[i+h]
+				}
+			}
+		}
+		for i := range want {
+			want[i] = float32(want[i] * 0.125)
+		}
+		hadamard(&u, 0.125)
+		for i := range u {
+			if math.Float32bits(u[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("hadamard[%d] = %g, want %g", i, u[i], want[i])
+			}
+		}
+	}
 }

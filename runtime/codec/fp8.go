@@ -18,15 +18,18 @@ func (fp8Codec) Name() string    { return "fp8" }
 func (fp8Codec) BlockBytes() int { return 4 + BlockSize }
 
 func (fp8Codec) EncodeBlock(dst []byte, src *[BlockSize]float32) {
-	var a float32
+	// Magnitudes compare as their bits; max on integers compiles to a
+	// conditional move.
+	var bits uint32
 	for _, x := range src {
-		if !finite(x) {
-			binary.LittleEndian.PutUint32(dst, 0x7FC00000)
-			clear(dst[4 : 4+BlockSize])
-			return
-		}
-		a = max(a, abs(x))
+		bits = max(bits, math.Float32bits(x)&0x7FFFFFFF)
 	}
+	if bits >= 0x7F800000 { // Inf or NaN
+		binary.LittleEndian.PutUint32(dst, 0x7FC00000)
+		clear(dst[4 : 4+BlockSize])
+		return
+	}
+	a := math.Float32frombits(bits)
 	if a == 0 {
 		clear(dst[:4+BlockSize])
 		return

@@ -41,8 +41,13 @@ func (c intCodec) EncodeBlock(dst []byte, src *[BlockSize]float32) {
 		lo, hi := float32(-bias), float32(bias-1)
 		for i, x := range src {
 			// Clamping before rounding gives the same result as after,
-			// and keeps the rounded value small.
-			v := min(max(x*r, lo), hi)
+			// and keeps the value in roundEven's range.
+			v := x * r
+			if v < lo {
+				v = lo
+			} else if v > hi {
+				v = hi
+			}
 			codes[i] = uint8(int32(roundEven(v)) + bias)
 		}
 	}
@@ -54,14 +59,21 @@ func (c intCodec) EncodeBlock(dst []byte, src *[BlockSize]float32) {
 // largest magnitude divided by -B, +0 for a block of zeros, NaN when a value
 // is not finite.
 func (c intCodec) scale(src *[BlockSize]float32) (uint16, float32) {
-	mx, mn := src[0], src[0]
+	// Reduce in the integer domain, where max and min compile to
+	// conditional moves: ordered(b) sorts like the float (with -0 < +0,
+	// which is harmless as a zero scale is stored as +0).
+	var nonFinite uint32
+	hi, lo := int32(math.MinInt32), int32(math.MaxInt32)
 	for _, x := range src {
-		if !finite(x) {
-			return f16NaN, num.F16ToF32(f16NaN)
-		}
-		mx = max(mx, x)
-		mn = min(mn, x)
+		b := math.Float32bits(x)
+		nonFinite |= (b&0x7F800000 + 0x00800000) >> 31 // exponent all ones
+		k := ordered(b)
+		hi, lo = max(hi, k), min(lo, k)
 	}
+	if nonFinite != 0 {
+		return f16NaN, num.F16ToF32(f16NaN)
+	}
+	mx, mn := unordered(hi), unordered(lo)
 	m := mn // a tie in magnitude picks the negative value
 	if mx > -mn {
 		m = mx
@@ -85,41 +97,57 @@ func (c intCodec) DecodeBlock(dst *[BlockSize]float32, src []byte) {
 	}
 }
 
-// pack writes 32 codes of `bits` bits into dst, least-significant bit first.
+// pack writes 32 codes of `bits` bits (8, 6 or 4) into dst, least-significant
+// bit first: code i occupies bits [i*bits, (i+1)*bits) of dst.
 func pack(dst []byte, codes *[BlockSize]uint8, bits uint) {
-	var acc uint64
-	var n uint
-	j := 0
-	for _, code := range codes {
-		acc |= uint64(code) << n
-		for n += bits; n >= 8; n -= 8 {
-			dst[j] = byte(acc)
-			acc >>= 8
-			j++
+	switch bits {
+	case 8:
+		copy(dst, codes[:])
+	case 6: // 4 codes in 3 bytes
+		for g := range BlockSize / 4 {
+			c := codes[4*g : 4*g+4]
+			v := uint32(c[0]) | uint32(c[1])<<6 | uint32(c[2])<<12 | uint32(c[3])<<18
+			dst[3*g], dst[3*g+1], dst[3*g+2] = byte(v), byte(v>>8), byte(v>>16)
+		}
+	case 4:
+		for i := range BlockSize / 2 {
+			dst[i] = codes[2*i] | codes[2*i+1]<<4
 		}
 	}
 }
 
 // unpack is the inverse of pack.
 func unpack(codes *[BlockSize]uint8, src []byte, bits uint) {
-	var acc uint64
-	var n uint
-	j := 0
-	mask := uint64(1)<<bits - 1
-	for i := range codes {
-		for n < bits {
-			acc |= uint64(src[j]) << n
-			n += 8
-			j++
+	switch bits {
+	case 8:
+		copy(codes[:], src)
+	case 6:
+		for g := range BlockSize / 4 {
+			v := uint32(src[3*g]) | uint32(src[3*g+1])<<8 | uint32(src[3*g+2])<<16
+			for k := range 4 {
+				codes[4*g+k] = uint8(v>>(6*k)) & 0x3F
+			}
 		}
-		codes[i] = uint8(acc & mask)
-		acc >>= bits
-		n -= bits
+	case 4:
+		for i := range BlockSize / 2 {
+			codes[2*i], codes[2*i+1] = src[i]&0xF, src[i]>>4
+		}
 	}
 }
 
-// roundEven rounds to the nearest integer, ties to even (rintf).
-func roundEven(v float32) float32 { return float32(math.RoundToEven(float64(v))) }
+// roundEven rounds to the nearest integer, ties to even (rintf), for
+// |v| <= 2^22: adding 1.5 * 2^23 moves v where the float32 spacing is 1, so
+// the addition itself rounds (to nearest even), and the subtraction is exact.
+func roundEven(v float32) float32 {
+	const magic = 0x1.8p23
+	return float32(v+magic) - magic
+}
+
+// ordered maps float32 bits to an int32 that sorts like the float value.
+func ordered(b uint32) int32 { return int32(b) ^ (int32(b)>>31)&0x7FFFFFFF }
+
+// unordered inverts ordered.
+func unordered(k int32) float32 { return math.Float32frombits(uint32(k ^ (k>>31)&0x7FFFFFFF)) }
 
 func finite(x float32) bool { return math.Float32bits(x)&0x7F800000 != 0x7F800000 }
 

@@ -1,5 +1,7 @@
 package codec
 
+import "math"
+
 // rotated is arc's int4r: a fixed orthogonal rotation (random signs, then a
 // Walsh-Hadamard transform) spreads an outlier's energy over its block before
 // int4 quantization; decoding undoes it. The bytes are int4's.
@@ -15,38 +17,51 @@ func (rotated) BlockBytes() int { return int4Codec.BlockBytes() }
 func (rotated) EncodeBlock(dst []byte, src *[BlockSize]float32) {
 	u := *src
 	flipSigns(&u)
-	hadamard(&u)
-	for i := range u {
-		u[i] = float32(u[i] * 0.125) // (1/8) H: a power of two, exact but for subnormals
-	}
+	hadamard(&u, 0.125) // (1/8) H: a power of two, exact but for subnormals
 	int4Codec.EncodeBlock(dst, &u)
 }
 
 func (rotated) DecodeBlock(dst *[BlockSize]float32, src []byte) {
 	int4Codec.DecodeBlock(dst, src)
-	hadamard(dst)
-	for i := range dst {
-		dst[i] = float32(dst[i] * 0.25) // (1/4) H undoes (1/8) H since H H = 32 I
-	}
+	hadamard(dst, 0.25) // (1/4) H undoes (1/8) H since H H = 32 I
 	flipSigns(dst)
 }
 
+// signBits[i] is the float32 sign bit where d_i = -1.
+var signBits = func() (m [BlockSize]uint32) {
+	for i := range m {
+		m[i] = rotationSigns >> i & 1 << 31
+	}
+	return m
+}()
+
+// flipSigns multiplies u_i by d_i (exactly: a sign flip).
 func flipSigns(u *[BlockSize]float32) {
 	for i := range u {
-		if rotationSigns>>i&1 != 0 {
-			u[i] = -u[i]
-		}
+		u[i] = math.Float32frombits(math.Float32bits(u[i]) ^ signBits[i])
 	}
 }
 
-// hadamard is the unnormalised fast Walsh-Hadamard transform, in the order
-// docs/FORMATS.md fixes (the result's rounding depends on it).
-func hadamard(u *[BlockSize]float32) {
-	for h := 1; h < BlockSize; h *= 2 {
-		for i := range BlockSize {
-			if i&h == 0 {
-				u[i], u[i+h] = u[i]+u[i+h], u[i]-u[i+h]
-			}
+// hadamard applies the unnormalised fast Walsh-Hadamard transform, then
+// multiplies by k. The stages run for h = 1, 2, 4, 8, 16, each mapping
+// every pair (u_i, u_i+h) with i&h == 0 to (u_i + u_i+h, u_i - u_i+h), as
+// docs/FORMATS.md fixes (the rounding depends on it). For speed, stages h
+// and 2h run together on quadruples held in registers; the pairs and their
+// operands are the same.
+func hadamard(u *[BlockSize]float32, k float32) {
+	for _, h := range []int{1, 4} {
+		for j := range BlockSize / 4 {
+			i := (j&^(h-1))<<2 | j&(h-1) // i&h == 0 and i&2h == 0
+			a, b, c, d := u[i&31], u[(i+h)&31], u[(i+2*h)&31], u[(i+3*h)&31]
+			a, b = a+b, a-b // stage h
+			c, d = c+d, c-d
+			a, c = a+c, a-c // stage 2h
+			b, d = b+d, b-d
+			u[i&31], u[(i+h)&31], u[(i+2*h)&31], u[(i+3*h)&31] = a, b, c, d
 		}
+	}
+	for i := range BlockSize / 2 { // stage 16, then the scaling
+		a, b := u[i], u[i+16]
+		u[i], u[i+16] = float32((a+b)*k), float32((a-b)*k)
 	}
 }

@@ -16,18 +16,14 @@ const (
 	F16Max         = 65504
 )
 
-// roundShift returns m >> s rounded to nearest, ties to even (s in 1..31).
+// roundShift returns m >> s rounded to nearest, ties to even, for s >= 1
+// and m < 2^31: adding half - 1 plus the kept LSB carries into the kept
+// bits exactly when the dropped ones exceed half, or equal it with the LSB odd.
 func roundShift(m uint32, s uint) uint32 {
 	if s > 31 {
 		return 0
 	}
-	half := uint32(1) << (s - 1)
-	rest := m & (1<<s - 1)
-	q := m >> s
-	if rest > half || (rest == half && q&1 == 1) {
-		q++
-	}
-	return q
+	return (m + (1<<(s-1) - 1) + (m>>s)&1) >> s
 }
 
 // F16FromF32 rounds f to the nearest binary16, ties to even; magnitudes from

@@ -278,3 +278,25 @@ func TestParseDType(t *testing.T) {
 		t.Error("sizes")
 	}
 }
+
+func TestFirstDiff(t *testing.T) {
+	nan1 := Narrow(F16, []float32{1, float32(math.NaN()), 3})
+	nan2 := append([]byte{}, nan1...)
+	nan2[2], nan2[3] = 0x01, 0xFE // another NaN (negative, other payload)
+	if got := FirstDiff(F16, nan1, nan2); got != -1 {
+		t.Errorf("NaNs with different payloads differ at %d", got)
+	}
+	zero := Narrow(F32, []float32{0, 0})
+	negZero := Narrow(F32, []float32{0, float32(math.Copysign(0, -1))})
+	if got := FirstDiff(F32, zero, negZero); got != 1 {
+		t.Errorf("+0 vs -0: FirstDiff = %d, want 1", got)
+	}
+	inf := Narrow(BF16, []float32{float32(math.Inf(1))})
+	nan := Narrow(BF16, []float32{float32(math.NaN())})
+	if got := FirstDiff(BF16, inf, nan); got != 0 {
+		t.Errorf("Inf vs NaN: FirstDiff = %d, want 0", got)
+	}
+	if got := FirstDiff(BF16, inf, append(inf, 0, 0)); got != 1 {
+		t.Errorf("length mismatch: FirstDiff = %d, want 1", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // DType is an element type that travels through an all-reduce. The values
@@ -66,8 +67,9 @@ func Widen(d DType, src []byte) []float32 {
 func WidenTo(dst []float32, d DType, src []byte) {
 	switch d {
 	case F16:
+		table := f16Table()
 		for i := range dst {
-			dst[i] = F16ToF32(binary.LittleEndian.Uint16(src[2*i:]))
+			dst[i] = table[binary.LittleEndian.Uint16(src[2*i:])]
 		}
 	case BF16:
 		for i := range dst {
@@ -81,6 +83,16 @@ func WidenTo(dst []float32, d DType, src []byte) {
 		panic("num: invalid dtype " + d.String())
 	}
 }
+
+// f16Table holds F16ToF32 of every half: bulk widening by lookup is
+// several times faster than the branches of F16ToF32.
+var f16Table = sync.OnceValue(func() *[1 << 16]float32 {
+	var t [1 << 16]float32
+	for h := range t {
+		t[h] = F16ToF32(uint16(h))
+	}
+	return &t
+})
 
 // Narrow converts float32 values to a little-endian buffer of d elements,
 // rounding to nearest even.
@@ -119,4 +131,36 @@ func Round(d DType, v float32) float32 {
 		return BF16ToF32(BF16FromF32(v))
 	}
 	return v
+}
+
+// FirstDiff returns the index of the first element where buffers a and b of
+// type d differ bit-for-bit, counting any two NaNs as equal (arc's notion of
+// a correct kernel output), or -1 if they are the same. A length mismatch
+// reports the first element only one of them holds.
+func FirstDiff(d DType, a, b []byte) int {
+	size := d.Size()
+	n := min(len(a), len(b)) / size
+	for i := range n {
+		x, y := a[i*size:(i+1)*size], b[i*size:(i+1)*size]
+		if string(x) != string(y) && !(isNaN(d, x) && isNaN(d, y)) {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return n
+	}
+	return -1
+}
+
+func isNaN(d DType, b []byte) bool {
+	switch d {
+	case F16:
+		h := binary.LittleEndian.Uint16(b)
+		return h&0x7C00 == 0x7C00 && h&0x3FF != 0
+	case BF16:
+		h := binary.LittleEndian.Uint16(b)
+		return h&0x7F80 == 0x7F80 && h&0x7F != 0
+	}
+	f := binary.LittleEndian.Uint32(b)
+	return f&0x7F800000 == 0x7F800000 && f&0x7FFFFF != 0
 }
