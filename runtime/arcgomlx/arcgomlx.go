@@ -1,0 +1,223 @@
+// Package arcgomlx lets a gomlx program run arc's lowerings with one line:
+//
+//	backend, err := arcgomlx.New("cuda", arcgomlx.Options{})
+//
+// It wraps the real PJRT plugin in arc's PJRT proxy (runtime/pjrt, compiled
+// in with cgo) and registers the proxy with go-xla as a preloaded plugin.
+// Every program gomlx compiles then goes through arc.Compile for the target
+// (detected from the GPUs unless set), and arc's GPU kernels are registered
+// with the plugin before the first compile. The ARC_* environment variables
+// configure it as they configure the standalone plugin; Options win over them.
+package arcgomlx
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../pjrt -I${SRCDIR}/../gpu
+#cgo LDFLAGS: -ldl -lpthread
+#include <stdint.h>
+#include <stdlib.h>
+#include "proxy.h"
+
+void arcgomlx_use_go(arc_proxy_config *c, uintptr_t handle);
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/cgo"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/lowering/tpu"
+	"github.com/gomlx/go-xla/pkg/pjrt"
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/xla"
+)
+
+// Options configure arc's proxy. Empty fields take the ARC_* variable named
+// in their comment, then the default.
+type Options struct {
+	Target  string // arc's --target, e.g. "cuda:nvlink" (ARC_TARGET; default "auto": detected from the GPUs)
+	Quant   string // "none", "fp8", "int8", "int6", "int4", "int4r" (ARC_QUANT; default none)
+	Profile string // a profile written by `arc tune` (ARC_PROFILE)
+
+	Plugin         string // the real PJRT plugin's path (ARC_PJRT_PLUGIN; default: go-xla's plugin for the platform)
+	GPULib         string // libarc_gpu.so (ARC_GPU_LIB; default: next to the executable, then the loader's path)
+	DumpDir        string // write each program before and after arc, numbered (ARC_DUMP_DIR)
+	FallbackNative bool   // on a pipeline error compile the unmodified program (ARC_FALLBACK=native)
+
+	// Pipeline options with no variable.
+	KeepBF16 bool     // send bf16 as bf16 (the default casts it to f16 where the codec works in f16)
+	MinBytes int64    // all-reduces smaller than this stay native
+	MaxBytes int64    // all-reduces larger than this stay native
+	Force    []string // per-collective overrides, "INDEX=LOWERING[:CODEC]"
+	Topology string   // a topology JSON file for machines no built-in target describes
+}
+
+// New returns a gomlx backend whose programs compile through arc. platform
+// names the real PJRT plugin as go-xla does: "cuda", "cpu", ... or an
+// absolute path of a plugin file.
+func New(platform string, opt Options) (backends.Backend, error) {
+	name, err := Register(platform, opt)
+	if err != nil {
+		return nil, err
+	}
+	return xla.NewWithOptions(name, nil)
+}
+
+var (
+	registerMu sync.Mutex
+	registered int
+)
+
+// Register wraps the platform's PJRT plugin in arc's proxy, registers the
+// proxy with go-xla and returns its name, for pjrt.GetPlugin, xla.New or
+// GOMLX_BACKEND=xla:<name>. The name looks like an absolute path ("/arc/cuda")
+// so that go-xla takes the registered plugin as it is, without searching
+// its plugin directories or auto-installing.
+func Register(platform string, opt Options) (string, error) {
+	path, err := pluginPath(platform, opt.Plugin)
+	if err != nil {
+		return "", err
+	}
+	cfg := (*C.arc_proxy_config)(C.calloc(1, C.sizeof_arc_proxy_config))
+	defer C.free(unsafe.Pointer(cfg))
+	C.arc_proxy_config_from_env(cfg)
+	var strs []*C.char
+	cstr := func(s string) *C.char {
+		p := C.CString(s)
+		strs = append(strs, p)
+		return p
+	}
+	defer func() {
+		for _, p := range strs {
+			C.free(unsafe.Pointer(p))
+		}
+	}()
+	cfg.plugin = cstr(path)
+	for _, f := range []struct {
+		field **C.char
+		value string
+	}{
+		{&cfg.settings.target, opt.Target},
+		{&cfg.settings.quant, opt.Quant},
+		{&cfg.settings.profile, opt.Profile},
+		{&cfg.gpu_lib, opt.GPULib},
+		{&cfg.dump_dir, opt.DumpDir},
+	} {
+		if f.value != "" {
+			*f.field = cstr(f.value)
+		}
+	}
+	if opt.FallbackNative {
+		cfg.fallback_native = 1
+	}
+	if exe, err := os.Executable(); err == nil {
+		cfg.home = cstr(filepath.Dir(exe))
+	}
+	if target := C.GoString(cfg.settings.target); strings.HasPrefix(target, "tpu:") {
+		// libtpu reads its flags when the client starts, before any program arrives.
+		os.Setenv("LIBTPU_INIT_ARGS", tpu.MergeLibtpuArgs(os.Getenv("LIBTPU_INIT_ARGS"), tpu.LibtpuRingFlag))
+	}
+
+	handle := cgo.NewHandle(&opt) // lives as long as the proxy: the process
+	C.arcgomlx_use_go(cfg, C.uintptr_t(handle))
+	var cerr *C.char
+	api := C.arc_proxy_open(cfg, &cerr)
+	if api == nil {
+		handle.Delete()
+		msg := C.GoString(cerr)
+		C.free(unsafe.Pointer(cerr))
+		return "", fmt.Errorf("arc: %s", msg)
+	}
+
+	registerMu.Lock()
+	defer registerMu.Unlock()
+	registered++
+	name := "/arc/" + filepath.Base(platform)
+	if registered > 1 {
+		name = fmt.Sprintf("%s-%d", name, registered)
+	}
+	if err := pjrt.RegisterPreloadedPlugin(name, uintptr(api)); err != nil {
+		return "", fmt.Errorf("arc: registering the proxy of %s with go-xla: %w", path, err)
+	}
+	return name, nil
+}
+
+// pluginPath finds the real plugin: explicit, an absolute platform, ARC_PJRT_PLUGIN, then go-xla's search.
+func pluginPath(platform, explicit string) (string, error) {
+	switch {
+	case explicit != "":
+		return explicit, nil
+	case filepath.IsAbs(platform):
+		return platform, nil
+	case os.Getenv("ARC_PJRT_PLUGIN") != "":
+		return os.Getenv("ARC_PJRT_PLUGIN"), nil
+	}
+	found := pjrt.AvailablePlugins()
+	if path, ok := found[platform]; ok {
+		return path, nil
+	}
+	return "", fmt.Errorf("arc: PJRT plugin %q not found (go-xla found %v): set ARC_PJRT_PLUGIN to its path, "+
+		"or PJRT_PLUGIN_LIBRARY_PATH to its directory", platform, names(found))
+}
+
+func names(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// arcgomlxTransform is the proxy's transform: it runs arc.Compile on a
+// program for the resolved target. It is called from C, concurrently.
+//
+//export arcgomlxTransform
+func arcgomlxTransform(handle C.uintptr_t, s *C.arc_settings, in *C.char, inSize C.size_t, out **C.char,
+	outSize *C.size_t, errMsg **C.char) (rc C.int) {
+	defer func() {
+		if r := recover(); r != nil {
+			*errMsg = C.CString(fmt.Sprintf("arc panicked: %v", r))
+			rc = 1
+		}
+	}()
+	opt := cgo.Handle(handle).Value().(*Options)
+	src := C.GoBytes(unsafe.Pointer(in), C.int(inSize))
+	text, err := runPipeline(src, pipelineOptions(opt, C.GoString(s.target), C.GoString(s.quant), C.GoString(s.profile)))
+	if err != nil {
+		*errMsg = C.CString(err.Error())
+		return 1
+	}
+	*out = (*C.char)(C.CBytes(text))
+	*outSize = C.size_t(len(text))
+	return 0
+}
+
+// pipelineOptions are arc.Compile's options for one program.
+func pipelineOptions(opt *Options, target, quant, profile string) arc.Options {
+	return arc.Options{
+		Target:   target,
+		Quant:    quant,
+		Profile:  profile,
+		Topology: opt.Topology,
+		CastBF16: !opt.KeepBF16,
+		MinBytes: opt.MinBytes,
+		MaxBytes: opt.MaxBytes,
+		Force:    opt.Force,
+	}
+}
+
+// runPipeline runs arc's pipeline; a usage error (bad options) is reported as such.
+func runPipeline(src []byte, opt arc.Options) ([]byte, error) {
+	text, _, err := arc.Compile("<program>", src, opt)
+	var usage *arc.UsageError
+	if errors.As(err, &usage) {
+		return nil, fmt.Errorf("bad options: %w", err)
+	}
+	return text, err
+}

@@ -1,0 +1,2 @@
+// The proxy's subprocess helper (bytecode converter), compiled into the Go program.
+#include "../pjrt/subprocess.c"
