@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,12 +96,25 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 	return r, nil
 }
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report as indented JSON, with lists of numbers (shapes,
+// groups) kept on one line.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = numberList.ReplaceAllFunc(data, func(b []byte) []byte {
+		return whitespace.ReplaceAll(b, nil)
+	})
+	data = append(data, '\n')
+	_, err = w.Write(data)
+	return err
 }
+
+var (
+	numberList = regexp.MustCompile(`\[[-0-9.,\s]*\]`)
+	whitespace = regexp.MustCompile(`\s+`)
+)
 
 // WriteTable writes the report as a table a person can read.
 func (r *Report) WriteTable(w io.Writer) error {

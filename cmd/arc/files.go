@@ -19,7 +19,23 @@ func readInput(path string, s stdio) (string, []byte, error) {
 
 // writeFileAtomic writes a file through a temporary file in the same
 // directory and renames it into place, so a failure never leaves half a file.
+// Paths that are not regular files (/dev/stderr, a pipe) are written directly;
+// a symbolic link is followed, so the link stays and its target is replaced.
 func writeFileAtomic(path string, write func(*os.File) error) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %v", path, err)
+		}
+		if err := write(f); err != nil {
+			f.Close()
+			return fmt.Errorf("cannot write %s: %v", path, err)
+		}
+		return f.Close()
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
