@@ -158,6 +158,19 @@ func (r *Report) WriteTable(w io.Writer) error {
 			HumanBytes(row.Bytes), reduce, fmt.Sprint(row.GroupSize), groupsString(row.Groups), lowering, codec, est, row.Reason)
 	}
 	tw.write(w)
+	var used []string
+	for _, row := range r.Collectives {
+		if _, ok := loweringMeaning[row.Lowering]; ok && !contains(used, row.Lowering) {
+			used = append(used, row.Lowering)
+		}
+	}
+	if len(used) > 0 {
+		sort.Strings(used)
+		fmt.Fprintln(w, "\nlowerings:")
+		for _, l := range used {
+			fmt.Fprintf(w, "  %-11s %s\n", l, loweringMeaning[l])
+		}
+	}
 	if len(r.Env) > 0 {
 		keys := make([]string, 0, len(r.Env))
 		for k := range r.Env {
@@ -262,4 +275,14 @@ func MarkNative(ed *ir.Editor, op *ir.Op, rows []*Row) error {
 		}
 	}
 	return ed.SetAttrs(op, []string{"arc.lowering", "arc.reason"}, []string{ir.Quote("native"), ir.Quote(strings.Join(reasons, "; "))})
+}
+
+// loweringMeaning explains each lowering word in one line, for tables.
+var loweringMeaning = map[string]string{
+	"native":      "the platform's own all-reduce (NCCL, RCCL, XLA) stays",
+	"oneshot":     "arc's one-shot kernel: every rank reads all peers and sums in rank order (small messages)",
+	"twoshot":     "arc's two-shot kernel: reduce-scatter then all-gather, through the codec shown",
+	"quickreduce": "QuickReduce-style two-shot kernel on ROCm, both phases through the codec shown",
+	"lowprec":     "FP8 two-shot kernel for PCIe machines (TensorRT-LLM's low-precision all-reduce)",
+	"ring":        "XLA's all-reduce over groups reordered as a ring of 1-hop steps on the TPU mesh",
 }
