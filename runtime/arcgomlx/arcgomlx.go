@@ -44,6 +44,9 @@ type Options struct {
 	Target  string // arc's --target, e.g. "cuda:nvlink" (ARC_TARGET; default "auto": detected from the GPUs)
 	Quant   string // "none", "fp8", "int8", "int6", "int4", "int4r" (ARC_QUANT; default none)
 	Profile string // a profile written by `arc tune` (ARC_PROFILE)
+	// Force overrides the policy per collective, "INDEX=LOWERING[:CODEC]" as
+	// `arc compile --force` takes it; ARC_FORCE adds a comma-separated list.
+	Force []string
 
 	Plugin         string // the real PJRT plugin's path (ARC_PJRT_PLUGIN; default: go-xla's plugin for the platform)
 	GPULib         string // libarc_gpu.so (ARC_GPU_LIB; default: next to the executable, then the loader's path)
@@ -51,11 +54,10 @@ type Options struct {
 	FallbackNative bool   // on a pipeline error compile the unmodified program (ARC_FALLBACK=native)
 
 	// Pipeline options with no variable.
-	KeepBF16 bool     // send bf16 as bf16 (the default casts it to f16 where the codec works in f16)
-	MinBytes int64    // all-reduces smaller than this stay native
-	MaxBytes int64    // all-reduces larger than this stay native
-	Force    []string // per-collective overrides, "INDEX=LOWERING[:CODEC]"
-	Topology string   // a topology JSON file for machines no built-in target describes
+	KeepBF16 bool   // send bf16 as bf16 (the default casts it to f16 where the codec works in f16)
+	MinBytes int64  // all-reduces smaller than this stay native
+	MaxBytes int64  // all-reduces larger than this stay native
+	Topology string // a topology JSON file for machines no built-in target describes
 }
 
 // New returns a gomlx backend whose programs compile through arc. platform
@@ -188,7 +190,11 @@ func arcgomlxTransform(handle C.uintptr_t, s *C.arc_settings, in *C.char, inSize
 	}()
 	opt := cgo.Handle(handle).Value().(*Options)
 	src := C.GoBytes(unsafe.Pointer(in), C.int(inSize))
-	text, err := runPipeline(src, pipelineOptions(opt, C.GoString(s.target), C.GoString(s.quant), C.GoString(s.profile)))
+	popt := pipelineOptions(opt, C.GoString(s.target), C.GoString(s.quant), C.GoString(s.profile))
+	if force := C.GoString(s.force); force != "" {
+		popt.Force = append(strings.Split(force, ","), popt.Force...)
+	}
+	text, err := runPipeline(src, popt)
 	if err != nil {
 		*errMsg = C.CString(err.Error())
 		return 1

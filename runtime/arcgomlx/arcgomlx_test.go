@@ -32,7 +32,7 @@ func newFake(t *testing.T) fake {
 	f := fake{plugin: fakepjrt.Plugin(t), record: t.TempDir()}
 	f.gpuLib = fakepjrt.GPULib(t, t.TempDir())
 	for _, k := range []string{"ARC_TARGET", "ARC_QUANT", "ARC_PROFILE", "ARC_DUMP_DIR", "ARC_FALLBACK", "ARC_GPU_LIB",
-		"ARC_PJRT_PLUGIN", "LIBTPU_INIT_ARGS"} {
+		"ARC_PJRT_PLUGIN", "ARC_FORCE", "LIBTPU_INIT_ARGS"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}
@@ -185,6 +185,7 @@ func TestEnvironment(t *testing.T) {
 	t.Setenv("ARC_PJRT_PLUGIN", f.plugin)
 	t.Setenv("ARC_TARGET", "tpu:v6e-8")
 	t.Setenv("LIBTPU_INIT_ARGS", "--xla_tpu_enable_latency_hiding_scheduler=true")
+	t.Setenv("ARC_FORCE", "0=native")
 	dump := t.TempDir()
 	t.Setenv("ARC_DUMP_DIR", dump)
 	name, err := Register("tpu", Options{})
@@ -197,9 +198,12 @@ func TestEnvironment(t *testing.T) {
 	if err := compile(t, name, program(t)); err != nil {
 		t.Fatal(err)
 	}
-	want := lowered(t, program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true})
+	want := lowered(t, program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true, Force: []string{"0=native"}})
 	if rec := fakepjrt.ReadRecord(t, f.record); len(rec.Programs) != 1 || rec.Programs[0] != want {
-		t.Errorf("the plugin got:\n%s\nwant the tpu:v6e-8 lowering:\n%s", first(rec.Programs), want)
+		t.Errorf("the plugin got:\n%s\nwant the tpu:v6e-8 lowering with 0=native forced:\n%s", first(rec.Programs), want)
+	}
+	if lowered(t, program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true}) == want {
+		t.Error("forcing native changed nothing: the test cannot tell whether ARC_FORCE reached arc")
 	}
 	if got := fakepjrt.Dumps(t, dump); strings.Join(got, " ") != "arc-0001-after.mlir arc-0001-before.mlir" {
 		t.Errorf("ARC_DUMP_DIR holds %q", got)

@@ -119,6 +119,7 @@ void arc_proxy_config_from_env(arc_proxy_config *c) {
   c->settings.target = getenv("ARC_TARGET");
   c->settings.quant = getenv("ARC_QUANT");
   c->settings.profile = getenv("ARC_PROFILE");
+  c->settings.force = getenv("ARC_FORCE");
   c->dump_dir = getenv("ARC_DUMP_DIR");
   const char *fb = getenv("ARC_FALLBACK");
   c->fallback_native = fb != NULL && strcmp(fb, "native") == 0;
@@ -469,6 +470,7 @@ const void *arc_proxy_open(const arc_proxy_config *c, char **err) {
   p->cfg.settings.target = dup_or_null(c->settings.target);
   p->cfg.settings.quant = dup_or_null(c->settings.quant);
   p->cfg.settings.profile = dup_or_null(c->settings.profile);
+  p->cfg.settings.force = dup_or_null(c->settings.force);
   p->cfg.dump_dir = dup_or_null(c->dump_dir);
   p->cfg.gpu_lib = dup_or_null(c->gpu_lib);
   p->cfg.mlir_to_text = dup_or_null(c->mlir_to_text);

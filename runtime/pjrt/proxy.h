@@ -21,6 +21,7 @@ typedef struct arc_settings {
   const char *target;  /* arc --target; unset or "auto": detected from the devices */
   const char *quant;   /* arc --quant */
   const char *profile; /* arc --profile FILE.json */
+  const char *force;   /* arc --force overrides, comma-separated INDEX=LOWERING[:CODEC] */
 } arc_settings;
 
 /* A transform runs arc's pipeline on program text for s->target (resolved,
@@ -31,7 +32,7 @@ typedef int arc_transform_fn(void *ctx, const arc_settings *s, const char *in, s
 
 typedef struct arc_proxy_config {
   const char *plugin;       /* the real PJRT plugin (ARC_PJRT_PLUGIN) */
-  arc_settings settings;    /* ARC_TARGET, ARC_QUANT, ARC_PROFILE */
+  arc_settings settings;    /* ARC_TARGET, ARC_QUANT, ARC_PROFILE, ARC_FORCE */
   const char *dump_dir;     /* ARC_DUMP_DIR: each program before and after, numbered */
   int fallback_native;      /* ARC_FALLBACK=native: on a pipeline error compile the program unmodified */
   const char *gpu_lib;      /* ARC_GPU_LIB: path of libarc_gpu.so */

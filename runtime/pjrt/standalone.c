@@ -3,7 +3,7 @@
  * Any PJRT client loads it like any plugin (gomlx: GOMLX_BACKEND=xla:/abs/path,
  * JAX: register_plugin). It wraps the plugin named by ARC_PJRT_PLUGIN and
  * runs arc's pipeline by calling the arc binary:
- *   arc compile --target T [--quant Q] [--profile P] -
+ *   arc compile --target T [--quant Q] [--profile P] [--force F]... -
  * ARC_BIN names the binary; by default it is `arc` next to this plugin, then
  * `arc` on PATH. No Go runtime lives in this library.
  */
@@ -19,7 +19,10 @@
 
 static int run_arc(void *ctx, const arc_settings *s, const char *in, size_t in_size, char **out, size_t *out_size,
                    char **err) {
-  char *argv[12];
+  char *force = s->force ? strdup(s->force) : NULL;
+  int forces = 0;
+  for (const char *c = force; c && *c; c++) forces += *c == ',';
+  char **argv = calloc(12 + 2 * (forces + 1), sizeof *argv);
   int n = 0;
   argv[n++] = (char *)ctx;
   argv[n++] = "compile";
@@ -33,9 +36,16 @@ static int run_arc(void *ctx, const arc_settings *s, const char *in, size_t in_s
     argv[n++] = "--profile";
     argv[n++] = (char *)s->profile;
   }
+  char *save = NULL;
+  for (char *f = force ? strtok_r(force, ",", &save) : NULL; f != NULL; f = strtok_r(NULL, ",", &save)) {
+    argv[n++] = "--force";
+    argv[n++] = f;
+  }
   argv[n++] = "-";
   argv[n] = NULL;
   int rc = arc_run(argv, in, in_size, out, out_size, err);
+  free(argv);
+  free(force);
   if (rc != 0 && strncmp(*err, "arc: ", 5) == 0) memmove(*err, *err + 5, strlen(*err + 5) + 1);
   return rc;
 }

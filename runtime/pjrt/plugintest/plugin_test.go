@@ -6,10 +6,12 @@ package plugintest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/runtime/pjrt/fakepjrt"
 	"github.com/gomlx/go-xla/pkg/pjrt"
 )
@@ -36,8 +38,8 @@ func newEnv(t *testing.T) *env {
 	if err := os.WriteFile(filepath.Join(e.dir, "arc"), script, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"ARC_TARGET", "ARC_QUANT", "ARC_PROFILE", "ARC_DUMP_DIR", "ARC_FALLBACK", "ARC_GPU_LIB",
-		"ARC_BIN", "ARC_MLIR_TO_TEXT", "ARC_PYTHON", "FAKE_PJRT_OLD", "FAKE_PJRT_NO_GPU_EXT", "FAKE_PJRT_REGISTER_FAIL",
+	for _, k := range []string{"ARC_TARGET", "ARC_QUANT", "ARC_PROFILE", "ARC_FORCE", "ARC_DUMP_DIR", "ARC_FALLBACK",
+		"ARC_GPU_LIB", "ARC_BIN", "ARC_MLIR_TO_TEXT", "ARC_PYTHON", "FAKE_PJRT_OLD", "FAKE_PJRT_NO_GPU_EXT", "FAKE_PJRT_REGISTER_FAIL",
 		"FAKE_GPU_LINK"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
@@ -82,11 +84,12 @@ func TestCompileHandsArcOutputToThePlugin(t *testing.T) {
 	t.Setenv("ARC_TARGET", "cuda:nvlink")
 	t.Setenv("ARC_QUANT", "int8")
 	t.Setenv("ARC_PROFILE", "/tmp/h200.json")
+	t.Setenv("ARC_FORCE", "0=twoshot:int8,1=native")
 	fakepjrt.GPULib(t, e.dir) // found next to the plugin
 	if err := e.compile(t, program(t)); err != nil {
 		t.Fatal(err)
 	}
-	args := "compile --target cuda:nvlink --quant int8 --profile /tmp/h200.json -"
+	args := "compile --target cuda:nvlink --quant int8 --profile /tmp/h200.json --force 0=twoshot:int8 --force 1=native -"
 	rec := fakepjrt.ReadRecord(t, e.record)
 	if len(rec.Programs) != 1 {
 		t.Fatalf("plugin compiled %d programs, want 1", len(rec.Programs))
@@ -286,4 +289,38 @@ func TestABIMatchesGoXLAHeader(t *testing.T) {
 	src := fakepjrt.SourceDir()
 	fakepjrt.CC(t, os.DevNull, "-fsyntax-only", "-I", src, "-I", fakepjrt.PJRTInclude(t),
 		filepath.Join(src, "testdata", "abi_check.c"))
+}
+
+// TestWithTheArcBinary runs the real arc CLI behind the standalone plugin:
+// the plugin must get exactly what arc.Compile makes of the program.
+func TestWithTheArcBinary(t *testing.T) {
+	e := newEnv(t)
+	os.Remove(filepath.Join(e.dir, "arc")) // the fake arc
+	build := exec.Command("go", "build", "-o", filepath.Join(e.dir, "arc"), "github.com/arcpass/arc/cmd/arc")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build arc: %v\n%s", err, out)
+	}
+	t.Setenv("ARC_TARGET", "cuda:nvlink")
+	fakepjrt.GPULib(t, e.dir)
+	if err := e.compile(t, program(t)); err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := arc.Compile("-", []byte(program(t)), arc.Options{Target: "cuda:nvlink", CastBF16: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := fakepjrt.ReadRecord(t, e.record)
+	if len(rec.Programs) != 1 || rec.Programs[0] != string(want) {
+		t.Fatalf("the plugin got:\n%s\nwant arc's lowering:\n%s", strings.Join(rec.Programs, "\n----\n"), want)
+	}
+	if !strings.Contains(rec.Programs[0], `call_target_name = "arc_allreduce"`) {
+		t.Error("the lowering has no arc_allreduce call; the test proves less than it should")
+	}
+	if len(rec.Registrations) != 1 || rec.Registrations[0] != fakepjrt.WantRegistration {
+		t.Errorf("registrations %q", rec.Registrations)
+	}
+	err = e.compile(t, "module { not stablehlo")
+	if err == nil || !strings.Contains(err.Error(), "arc: ") {
+		t.Errorf("bad input: %v, want arc's message", err)
+	}
 }
