@@ -190,13 +190,14 @@ func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error
 		case "use_global_device_ids":
 			c.UseGlobalDeviceIDs = a.Value == "" || a.Value == "true"
 		case "arc.lowering":
-			if c.Arc == nil {
-				c.Arc = &ArcLowering{Codec: "none", Config: map[string]string{}}
-			}
-			c.Arc.Lowering = unquote(a.Value)
+			c.Arc = &ArcLowering{Lowering: unquote(a.Value), Codec: "none", Config: map[string]string{}}
 		}
-		if strings.HasPrefix(a.Name, "arc.") && c.Arc != nil {
-			c.Arc.Config[strings.TrimPrefix(a.Name, "arc.")] = unquote(a.Value)
+	}
+	if c.Arc != nil { // arc marked the op: keep everything it wrote
+		for _, a := range attrs {
+			if name, ok := strings.CutPrefix(a.Name, "arc."); ok {
+				c.Arc.Config[name] = unquote(a.Value)
+			}
 		}
 	}
 	return c, nil

@@ -118,22 +118,27 @@ func (m *Module) AttrValueSpan(op *Op, name string) (start, end int, ok bool) {
 		if d[0] < 1 || d[1] < d[0] {
 			continue
 		}
-		inner := m.Src[d[0]:d[1]]
-		at := 0
-		for _, e := range splitTop(inner, ',') {
-			idx := strings.Index(inner[at:], e)
-			if idx < 0 {
+		inner := blankComments(m.Src[d[0]:d[1]])
+		for _, e := range splitTopSpans(inner, ',') {
+			eq := -1
+			topLevel(inner[e.start:e.end], func(i int) bool {
+				if inner[e.start+i] == '=' {
+					eq = e.start + i
+					return false
+				}
+				return true
+			})
+			if eq < 0 || strings.Trim(strings.TrimSpace(inner[e.start:eq]), `"`) != name {
 				continue
 			}
-			entryStart := at + idx
-			at = entryStart + len(e)
-			k, v, found := strings.Cut(e, "=")
-			if !found || strings.Trim(strings.TrimSpace(k), `"`) != name {
-				continue
+			vs, ve := eq+1, e.end
+			for vs < ve && isBlank(inner[vs]) {
+				vs++
 			}
-			v = strings.TrimSpace(v)
-			vs := d[0] + entryStart + strings.Index(e, v)
-			return vs, vs + len(v), true
+			for ve > vs && isBlank(inner[ve-1]) {
+				ve--
+			}
+			return d[0] + vs, d[0] + ve, true
 		}
 	}
 	return 0, 0, false

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -22,10 +23,14 @@ type MeshAxis struct {
 	Size int64
 }
 
-// Devices is the number of devices of the mesh.
+// Devices is the number of devices of the mesh, or -1 when it does not fit
+// in an int64.
 func (ms *Mesh) Devices() int64 {
 	n := int64(1)
 	for _, a := range ms.Axes {
+		if a.Size <= 0 || n > math.MaxInt64/a.Size {
+			return -1
+		}
 		n *= a.Size
 	}
 	return n
@@ -73,23 +78,27 @@ func (m *Module) Meshes() (map[string]*Mesh, error) {
 			err = m.Errorf(int(op.Start), "sdy.mesh: expected @name")
 			return false
 		}
-		eq := strings.IndexByte(h, '=')
-		if eq < 0 {
-			err = m.Errorf(int(op.Start), "sdy.mesh: expected '='")
+		end := 1
+		for end < len(h) && isIdentChar(h[end]) {
+			end++
+		}
+		name := h[1:end]
+		body, ok := strings.CutPrefix(strings.TrimSpace(h[end:]), "=")
+		if !ok || name == "" {
+			err = m.Errorf(int(op.Start), "sdy.mesh: expected @name =")
 			return false
 		}
-		name := strings.TrimSpace(h[1:eq])
-		body := strings.TrimSpace(h[eq+1:])
+		body = strings.TrimSpace(body)
 		if !strings.HasPrefix(body, "<") {
 			err = m.Errorf(int(op.Start), "sdy.mesh @%s: expected '<'", name)
 			return false
 		}
-		end := matching(body, 0)
-		if end < 0 {
+		close := matching(body, 0)
+		if close < 0 {
 			err = m.Errorf(int(op.Start), "sdy.mesh @%s: '<' is not closed", name)
 			return false
 		}
-		ms, perr := parseSdyMesh(body[1:end])
+		ms, perr := parseSdyMesh(body[1:close])
 		if perr != nil {
 			err = m.Errorf(int(op.Start), "sdy.mesh @%s: %v", name, perr)
 			return false
@@ -142,6 +151,9 @@ func parseSdyMesh(s string) (*Mesh, error) {
 }
 
 func (ms *Mesh) check() error {
+	if ms.Devices() < 0 {
+		return fmt.Errorf("too many devices")
+	}
 	if ms.DeviceIDs != nil && int64(len(ms.DeviceIDs)) != ms.Devices() {
 		return fmt.Errorf("%d device ids for %d devices", len(ms.DeviceIDs), ms.Devices())
 	}
@@ -420,7 +432,12 @@ func expandMeshAxes(ms *Mesh, refs []axisRef) ([][]int64, error) {
 		axis         int
 		stride, size int64 // coordinate digit = (c / stride) % size
 	}
+	total := ms.Devices()
+	if total < 0 || total > 1<<20 {
+		return nil, fmt.Errorf("mesh %s is too large", ms)
+	}
 	var digits []digit
+	groupSize := int64(1)
 	for _, r := range refs {
 		ax := -1
 		for i, a := range ms.Axes {
@@ -431,41 +448,43 @@ func expandMeshAxes(ms *Mesh, refs []axisRef) ([][]int64, error) {
 		if ax < 0 {
 			return nil, fmt.Errorf("axis %q is not in the mesh %s", r.name, ms)
 		}
-		n := ms.Axes[ax].Size
+		n := ms.Axes[ax].Size // at most total, so the products below fit
 		d := digit{axis: ax, stride: 1, size: n}
 		if r.size != 0 {
-			if r.pre*r.size > n || n%(r.pre*r.size) != 0 {
+			if r.pre > n || r.size > n || n%(r.pre*r.size) != 0 {
 				return nil, fmt.Errorf("sub-axis (%d)%d does not divide axis %q of size %d", r.pre, r.size, r.name, n)
 			}
 			d.stride, d.size = n/(r.pre*r.size), r.size
 		}
+		for _, o := range digits {
+			if o.axis == ax && o.stride < d.stride*d.size && d.stride < o.stride*o.size {
+				return nil, fmt.Errorf("axes %v name part of axis %q twice", refs, r.name)
+			}
+		}
+		groupSize *= d.size
 		digits = append(digits, d)
 	}
-	total := ms.Devices()
-	if total > 1<<20 {
-		return nil, fmt.Errorf("mesh of %d devices is too large", total)
-	}
-	groupSize := int64(1)
-	for _, d := range digits {
-		groupSize *= d.size
-	}
-	index := map[string]int{} // key of the uncovered coordinates -> group
+	index := map[int64]int{} // key of the uncovered coordinates -> group
 	var groups [][]int64
 	coords := make([]int64, len(ms.Axes))
+	rest := make([]int64, len(ms.Axes))
 	for lin := int64(0); lin < total; lin++ {
 		rem := lin
 		for i := len(ms.Axes) - 1; i >= 0; i-- {
 			coords[i] = rem % ms.Axes[i].Size
 			rem /= ms.Axes[i].Size
 		}
-		rest := append([]int64(nil), coords...)
+		copy(rest, coords)
 		pos := int64(0)
 		for _, d := range digits {
 			v := (coords[d.axis] / d.stride) % d.size
 			rest[d.axis] -= v * d.stride
 			pos = pos*d.size + v
 		}
-		key := fmt.Sprint(rest)
+		key := int64(0) // the uncovered coordinates, row-major
+		for i, c := range rest {
+			key = key*ms.Axes[i].Size + c
+		}
 		g, ok := index[key]
 		if !ok {
 			g = len(groups)

@@ -317,6 +317,8 @@ func (p *parser) statementFollows(i int) bool {
 		return true
 	case c == '/':
 		return i+1 < len(s) && s[i+1] == '/'
+	case c == '{':
+		return hasPrefixAt(s, i, "{-#") // a dialect resource section
 	case isIdentStart(c):
 		j := i
 		dotted := false
@@ -325,7 +327,7 @@ func (p *parser) statementFollows(i int) bool {
 			j++
 		}
 		word := s[i:j]
-		return dotted || word == "return" || word == "module"
+		return dotted || word == "return" || word == "module" || word == "call"
 	}
 	return false
 }

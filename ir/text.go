@@ -19,9 +19,11 @@ func ownSpans(op *Op) []span {
 
 // header is the op's own text after its name with each region replaced by
 // "{}", which keeps offsets meaningless but the structure intact.
+// Comments are blanked out, so that a quote or bracket in one cannot
+// unbalance the text.
 func (m *Module) header(op *Op) string {
 	if len(op.Regions) == 0 {
-		return m.Src[op.nameEnd:op.End]
+		return blankComments(m.Src[op.nameEnd:op.End])
 	}
 	var b strings.Builder
 	for i, sp := range ownSpans(op) {
@@ -30,7 +32,39 @@ func (m *Module) header(op *Op) string {
 		}
 		b.WriteString(m.Src[sp.start:sp.end])
 	}
-	return b.String()
+	return blankComments(b.String())
+}
+
+// blankComments replaces the line comments of s (outside strings) by spaces,
+// keeping every other byte at its offset.
+func blankComments(s string) string {
+	if !strings.Contains(s, "//") {
+		return s
+	}
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			j := skipStringAt(s, i)
+			if j < 0 {
+				j = len(s)
+			}
+			i = j - 1
+		case '/':
+			if i+1 < len(s) && s[i+1] == '/' {
+				if b == nil {
+					b = []byte(s)
+				}
+				for ; i < len(s) && s[i] != '\n'; i++ {
+					b[i] = ' '
+				}
+			}
+		}
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // topLevel calls fn for each byte of s that is outside strings and brackets
@@ -71,19 +105,27 @@ func topLevel(s string, fn func(i int) bool) {
 // splitTop splits s at top-level occurrences of sep, trimming blanks.
 func splitTop(s string, sep byte) []string {
 	var parts []string
+	for _, sp := range splitTopSpans(s, sep) {
+		parts = append(parts, strings.TrimSpace(s[sp.start:sp.end]))
+	}
+	if len(parts) == 1 && parts[0] == "" {
+		return nil
+	}
+	return parts
+}
+
+// splitTopSpans returns the spans of s between top-level occurrences of sep.
+func splitTopSpans(s string, sep byte) []span {
+	var parts []span
 	last := 0
 	topLevel(s, func(i int) bool {
 		if s[i] == sep {
-			parts = append(parts, strings.TrimSpace(s[last:i]))
+			parts = append(parts, span{last, i})
 			last = i + 1
 		}
 		return true
 	})
-	rest := strings.TrimSpace(s[last:])
-	if rest != "" || len(parts) > 0 {
-		parts = append(parts, rest)
-	}
-	return parts
+	return append(parts, span{last, len(s)})
 }
 
 // matching returns the index of the bracket that closes s[i], or -1.
@@ -170,23 +212,24 @@ func (m *Module) Attrs(op *Op) []Attr {
 		})
 		return out
 	}
-	k := strings.Index(h, "attributes")
-	for k >= 0 {
-		rest := strings.TrimLeft(h[k+len("attributes"):], " \t\r\n")
-		if strings.HasPrefix(rest, "{") {
-			off := len(h) - len(rest)
-			if j := matching(h, off); j > off {
-				return parseDict(h[off+1 : j])
-			}
+	topLevel(h, func(i int) bool {
+		if h[i] != 'a' || !strings.HasPrefix(h[i:], "attributes") || (i > 0 && !isBlank(h[i-1])) {
+			return true
 		}
-		next := strings.Index(h[k+1:], "attributes")
-		if next < 0 {
-			break
+		rest := strings.TrimLeft(h[i+len("attributes"):], " \t\r\n")
+		if !strings.HasPrefix(rest, "{") {
+			return true
 		}
-		k += 1 + next
-	}
-	return nil
+		off := len(h) - len(rest)
+		if j := matching(h, off); j > off {
+			out = parseDict(h[off+1 : j])
+		}
+		return false
+	})
+	return out
 }
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // Attr returns the value of the named attribute, and whether it is present.
 func (m *Module) Attr(op *Op, name string) (string, bool) {

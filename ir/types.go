@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -22,21 +23,32 @@ func ParseTensorType(s string) (TensorType, error) {
 	if parts := splitTop(inner, ','); len(parts) > 1 {
 		inner = parts[0]
 	}
-	dims := splitTop(inner, 'x') // element types such as complex<f32> hold no top-level 'x'
-	t := TensorType{Elem: dims[len(dims)-1]}
-	if t.Elem == "" {
-		return TensorType{}, fmt.Errorf("tensor type %q has no element type", s)
-	}
-	for _, d := range dims[:len(dims)-1] {
+	// The shape is a list of "N" or "?" each followed by 'x'; what is left is
+	// the element type, which may hold an 'x' itself (complex<f32>, index).
+	var t TensorType
+	for {
+		i := 0
+		for i < len(inner) && (isDigit(inner[i]) || inner[i] == '?') {
+			i++
+		}
+		if i == 0 || i >= len(inner) || inner[i] != 'x' {
+			break
+		}
+		d := inner[:i]
+		inner = inner[i+1:]
 		if d == "?" {
 			t.Shape = append(t.Shape, -1)
 			continue
 		}
 		n, err := strconv.ParseInt(d, 10, 64)
-		if err != nil || n < 0 {
+		if err != nil {
 			return TensorType{}, fmt.Errorf("bad dimension %q in %q", d, s)
 		}
 		t.Shape = append(t.Shape, n)
+	}
+	t.Elem = strings.TrimSpace(inner)
+	if t.Elem == "" || isDigit(t.Elem[0]) || t.Elem[0] == '?' {
+		return TensorType{}, fmt.Errorf("tensor type %q has no element type", s)
 	}
 	return t, nil
 }
@@ -59,10 +71,19 @@ func (t TensorType) String() string {
 }
 
 // Elems is the number of elements, or -1 when a dimension is dynamic.
+// A count that does not fit in an int64 is unknown too.
 func (t TensorType) Elems() int64 {
 	n := int64(1)
 	for _, d := range t.Shape {
 		if d < 0 {
+			return -1
+		}
+		if d == 0 {
+			return 0
+		}
+	}
+	for _, d := range t.Shape {
+		if n > math.MaxInt64/d {
 			return -1
 		}
 		n *= d
@@ -90,7 +111,7 @@ func ElemBytes(elem string) int64 {
 // Bytes is the size of the tensor's data, or -1 when unknown.
 func (t TensorType) Bytes() int64 {
 	n, e := t.Elems(), ElemBytes(t.Elem)
-	if n < 0 || e == 0 {
+	if n < 0 || e == 0 || n > math.MaxInt64/e {
 		return -1
 	}
 	return n * e

@@ -1,0 +1,232 @@
+package ir
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestMeshes(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want map[string]string // name -> Mesh.String()
+	}{
+		{"../testdata/fixtures/jax_tp_mlp_bf16_2dev.mlir", map[string]string{"mesh": `<["tp"=2]>`, "mesh_0": `<["tp"=2]>`}},
+		{"../testdata/fixtures/jax_dp2_tp4_8dev.mlir", map[string]string{"mesh": `<["dp"=2, "tp"=4]>`}},
+		{"testdata/sdy_device_ids.mlir", map[string]string{"mesh": `<["x"=2, "y"=2], device_ids=[3, 2, 1, 0]>`, "maximal": `<[], device_ids=[0]>`}},
+		{"../testdata/fixtures/goxla_allreduce_4rep.mlir", map[string]string{}},
+	} {
+		m := parseFile(t, tc.file)
+		meshes, err := m.Meshes()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		got := map[string]string{}
+		for name, ms := range meshes {
+			if ms.Name != name {
+				t.Errorf("%s: mesh %q has Name %q", tc.file, name, ms.Name)
+			}
+			got[name] = ms.String()
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: meshes %v, want %v", tc.file, got, tc.want)
+		}
+	}
+}
+
+func TestMeshDevices(t *testing.T) {
+	m := parseFile(t, "testdata/sdy_device_ids.mlir")
+	meshes, err := m.Meshes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := meshes["mesh"]
+	want := &Mesh{Name: "mesh", Axes: []MeshAxis{{"x", 2}, {"y", 2}}, DeviceIDs: []int64{3, 2, 1, 0}}
+	if !reflect.DeepEqual(ms, want) || ms.Devices() != 4 {
+		t.Errorf("mesh = %+v (%d devices), want %+v", ms, ms.Devices(), want)
+	}
+	if n := meshes["maximal"].Devices(); n != 1 {
+		t.Errorf("maximal mesh has %d devices, want 1", n)
+	}
+}
+
+func TestMeshErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`sdy.mesh mesh = <["x"=2]>`, "1:1: sdy.mesh: expected @name"},
+		{`sdy.mesh @m <["x"=2]>`, "1:1: sdy.mesh: expected @name ="},
+		{`sdy.mesh @ = <["x"=2]>`, "1:1: sdy.mesh: expected @name ="},
+		{`sdy.mesh @m = ["x"=2]`, "1:1: sdy.mesh @m: expected '<'"},
+		{`sdy.mesh @m = <["x"=0]>`, `1:1: sdy.mesh @m: axis "\"x\"=0": bad size`},
+		{`sdy.mesh @m = <[x=2]>`, `1:1: sdy.mesh @m: axis "x=2": bad name`},
+		{`sdy.mesh @m = <["x"=2, "y"=2], device_ids=[0, 1, 2]>`, "1:1: sdy.mesh @m: 3 device ids for 4 devices"},
+		{`sdy.mesh @m = <["x"=2], device_ids=[0, a]>`, `1:1: sdy.mesh @m: device_ids: bad integer "a"`},
+		{"\n  sdy.mesh @m = <\"x\"=2>", "2:3: sdy.mesh @m: expected a list of axes"},
+		{`sdy.mesh @m = <["x"=4294967296, "y"=4294967296]>`, "1:1: sdy.mesh @m: too many devices"},
+	} {
+		m := mustParse(t, tc.src)
+		_, err := m.Meshes()
+		if err == nil || err.Error() != "test.mlir:"+tc.want {
+			t.Errorf("%s: error %v, want %s", tc.src, err, tc.want)
+		}
+		if _, ok := err.(*Error); !ok {
+			t.Errorf("%s: error of type %T, want *ir.Error", tc.src, err)
+		}
+	}
+}
+
+// allReduceWith builds a module with one all-reduce whose replica groups are
+// given, after the given mesh definitions.
+func allReduceWith(meshes, groups string) string {
+	return meshes + `
+%0 = "stablehlo.all_reduce"(%x) <{replica_groups = ` + groups + `, use_global_device_ids}> ({
+^bb0(%a: tensor<f32>, %b: tensor<f32>):
+  %1 = stablehlo.add %a, %b : tensor<f32>
+  stablehlo.return %1 : tensor<f32>
+}) : (tensor<8xf32>) -> tensor<8xf32>
+`
+}
+
+func TestReplicaGroups(t *testing.T) {
+	const xy = `sdy.mesh @xy = <["x"=2, "y"=4]>`
+	for _, tc := range []struct {
+		name, meshes, groups string
+		want                 [][]int64
+		spelling, mesh       string
+	}{
+		{"dense", "", `dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>`, [][]int64{{0, 1}, {2, 3}}, "dense", ""},
+		{"dense ragged", "", `dense<[[0, 1, 2], [3, -1, -1]]> : tensor<2x3xi64>`, [][]int64{{0, 1, 2}, {3}}, "dense", ""},
+		{"dense splat", "", `dense<5> : tensor<1x1xi64>`, [][]int64{{5}}, "dense", ""},
+		{"dense splat rows", "", `dense<0> : tensor<2x1xi64>`, [][]int64{{0}, {0}}, "dense", ""},
+		{"dense rank 1", "", `dense<[0, 1, 2]> : tensor<3xi64>`, [][]int64{{0, 1, 2}}, "dense", ""},
+		{"dense hex i64", "", `dense<"0x0200000000000000030000000000000000000000000000000100000000000000"> : tensor<2x2xi64>`, [][]int64{{2, 3}, {0, 1}}, "dense", ""},
+		{"dense hex i32", "", `dense<"0x00000000FFFFFFFF01000000FFFFFFFF"> : tensor<2x2xi32>`, [][]int64{{0}, {1}}, "dense", ""},
+		{"dense hex splat", "", `dense<"0x07000000"> : tensor<1x2xi32>`, [][]int64{{7, 7}}, "dense", ""},
+		{"dense multi-line", "", "dense<[[0, 1],\n    [2, 3]]> : tensor<2x2xi64>", [][]int64{{0, 1}, {2, 3}}, "dense", ""},
+		{"empty", "", `dense<> : tensor<0x0xi64>`, nil, "dense", ""},
+		{"named x", xy, `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = [#stablehlo.axis_ref<name = "x">]>`,
+			[][]int64{{0, 4}, {1, 5}, {2, 6}, {3, 7}}, "mesh_axes", "xy"},
+		{"named y", xy, `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = [#stablehlo.axis_ref<name = "y">]>`,
+			[][]int64{{0, 1, 2, 3}, {4, 5, 6, 7}}, "mesh_axes", "xy"},
+		{"named y x", xy, `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = [#stablehlo.axis_ref<name = "y">, #stablehlo.axis_ref<name = "x">]>`,
+			[][]int64{{0, 4, 1, 5, 2, 6, 3, 7}}, "mesh_axes", "xy"},
+		{"no axes", xy, `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = []>`,
+			[][]int64{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}}, "mesh_axes", "xy"},
+		{"sub-axis major", xy, `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = [#stablehlo.axis_ref<name = "y", sub_axis_info = (1)2>]>`,
+			[][]int64{{0, 2}, {1, 3}, {4, 6}, {5, 7}}, "mesh_axes", "xy"},
+		{"sub-axis minor", xy, `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = [#stablehlo.axis_ref<name = "y", sub_axis_info = (2)2>]>`,
+			[][]int64{{0, 1}, {2, 3}, {4, 5}, {6, 7}}, "mesh_axes", "xy"},
+		{"sub-axis and axis", xy, `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = [#stablehlo.axis_ref<name = "x">, #stablehlo.axis_ref<name = "y", sub_axis_info = (2)2>]>`,
+			[][]int64{{0, 1, 4, 5}, {2, 3, 6, 7}}, "mesh_axes", "xy"},
+		{"shardy spelling", xy, `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = ["y":(1)2, "x"]>`,
+			[][]int64{{0, 4, 2, 6}, {1, 5, 3, 7}}, "mesh_axes", "xy"},
+		{"inline", "", `#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>, #stablehlo.mesh_axis<name = "y", size = 4>]>, axes = [#stablehlo.axis_ref<name = "y", sub_axis_info = (1)2>]>`,
+			[][]int64{{0, 2}, {1, 3}, {4, 6}, {5, 7}}, "mesh_axes", ""},
+		{"inline device_ids", "", `#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "a", size = 2>, #stablehlo.mesh_axis<name = "b", size = 2>], device_ids = [0, 2, 1, 3]>, axes = [#stablehlo.axis_ref<name = "b">]>`,
+			[][]int64{{0, 2}, {1, 3}}, "mesh_axes", ""},
+		{"named device_ids", `sdy.mesh @t = <["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>`, `#stablehlo.replica_group_mesh_axes<mesh = @t, axes = [#stablehlo.axis_ref<name = "a">]>`,
+			[][]int64{{0, 1}, {2, 3}}, "mesh_axes", "t"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := mustParse(t, allReduceWith(tc.meshes, tc.groups))
+			cs, err := m.Collectives()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := cs[0]
+			if !reflect.DeepEqual(c.Groups, tc.want) || c.GroupSpelling != tc.spelling || c.Mesh != tc.mesh {
+				t.Errorf("groups %v (%s, mesh %q), want %v (%s, mesh %q)", c.Groups, c.GroupSpelling, c.Mesh, tc.want, tc.spelling, tc.mesh)
+			}
+		})
+	}
+}
+
+func TestReplicaGroupErrors(t *testing.T) {
+	const xy = `sdy.mesh @xy = <["x"=2, "y"=4]>`
+	axes := func(refs string) string {
+		return `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = [` + refs + `]>`
+	}
+	for _, tc := range []struct{ name, meshes, groups, want string }{
+		{"unknown mesh", xy, `#stablehlo.replica_group_mesh_axes<mesh = @nope, axes = []>`, "mesh @nope is not defined in the module"},
+		{"no mesh", xy, `#stablehlo.replica_group_mesh_axes<axes = []>`, "no mesh given"},
+		{"unknown axis", xy, axes(`#stablehlo.axis_ref<name = "z">`), `axis "z" is not in the mesh <["x"=2, "y"=4]>`},
+		{"bad axis ref", xy, axes(`#stablehlo.axis_ref<name = y>`), `bad axis reference`},
+		{"sub-axis too big", xy, axes(`#stablehlo.axis_ref<name = "y", sub_axis_info = (2)4>`), `sub-axis (2)4 does not divide axis "y" of size 4`},
+		{"sub-axis not dividing", xy, axes(`#stablehlo.axis_ref<name = "y", sub_axis_info = (1)3>`), `sub-axis (1)3 does not divide axis "y" of size 4`},
+		{"sub-axis zero", xy, axes(`#stablehlo.axis_ref<name = "y", sub_axis_info = (0)2>`), `bad sub-axis "(0)2"`},
+		{"sub-axis syntax", xy, axes(`#stablehlo.axis_ref<name = "y", sub_axis_info = 12>`), `bad sub-axis "12"`},
+		{"sub-axis number", xy, axes(`"y":(a)2`), `bad sub-axis "(a)2"`},
+		{"sub-axis huge", xy, axes(`#stablehlo.axis_ref<name = "y", sub_axis_info = (4294967296)4294967296>`), `does not divide axis "y"`},
+		{"axis twice", xy, axes(`#stablehlo.axis_ref<name = "y">, #stablehlo.axis_ref<name = "y", sub_axis_info = (1)2>`), `name part of axis "y" twice`},
+		{"sub-axes overlap", xy, axes(`"y":(1)2, "y":(1)4`), `name part of axis "y" twice`},
+		{"mesh too large", `sdy.mesh @big = <["x"=2048, "y"=1024]>`, `#stablehlo.replica_group_mesh_axes<mesh = @big, axes = []>`, "is too large"},
+		{"bad inline mesh", "", `#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = -2>]>, axes = []>`, "bad mesh axis"},
+		{"inline ids", "", `#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>], device_ids = [0]>, axes = []>`, "1 device ids for 2 devices"},
+		{"dense no type", "", `dense<[[0, 1]]>`, "dense elements need a type"},
+		{"dense count", "", `dense<[[0, 1, 2]]> : tensor<1x2xi64>`, "3 elements for tensor<1x2xi64>"},
+		{"dense rank 3", "", `dense<0> : tensor<1x1x1xi64>`, "expected a static tensor of rank 1 or 2"},
+		{"dense huge", "", `dense<0> : tensor<100000x100000xi64>`, "too many for device ids"},
+		{"dense overflow", "", `dense<0> : tensor<4294967296x4294967296xi64>`, "expected a static tensor"},
+		{"dense bad int", "", `dense<[[0, x]]> : tensor<1x2xi64>`, `bad integer "x"`},
+		{"dense bad hex", "", `dense<"0xZZ"> : tensor<1x1xi8>`, "bad hex elements"},
+		{"dense hex size", "", `dense<"0x0000"> : tensor<1x2xi64>`, "hex elements: 2 bytes for 2 elements of i64"},
+		{"unknown spelling", "", `[[0, 1]]`, "unknown spelling"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := mustParse(t, allReduceWith(tc.meshes, tc.groups))
+			_, err := m.Collectives()
+			e, ok := err.(*Error)
+			if !ok {
+				t.Fatalf("error %v (%T), want an *ir.Error", err, err)
+			}
+			if e.Line != 2 || e.Col != 1 || !strings.Contains(e.Msg, "replica_groups: ") || !strings.Contains(e.Msg, tc.want) {
+				t.Errorf("error %q, want one at 2:1 about replica_groups: ...%s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestTensorType(t *testing.T) {
+	for _, tc := range []struct {
+		in          string
+		shape       []int64
+		elem        string
+		elems, size int64
+	}{
+		{"tensor<8x1024xf16>", []int64{8, 1024}, "f16", 8192, 16384},
+		{"tensor<f32>", nil, "f32", 1, 4},
+		{" tensor<2x3xbf16> ", []int64{2, 3}, "bf16", 6, 12},
+		{"tensor<0x4xf32>", []int64{0, 4}, "f32", 0, 0},
+		{"tensor<?x4xf32>", []int64{-1, 4}, "f32", -1, -1},
+		{"tensor<4xcomplex<f32>>", []int64{4}, "complex<f32>", 4, 32},
+		{"tensor<4xindex>", []int64{4}, "index", 4, -1},
+		{"tensor<2x2xi1>", []int64{2, 2}, "i1", 4, 4},
+		{"tensor<16xf8E4M3FN>", []int64{16}, "f8E4M3FN", 16, 16},
+		{"tensor<8x8xf32, #sparse>", []int64{8, 8}, "f32", 64, 256},
+		{"tensor<3x!quant.uniform<i8:f32, 0.5>>", []int64{3}, "!quant.uniform<i8:f32, 0.5>", 3, -1},
+		{"tensor<4611686018427387904x4xf32>", []int64{1 << 62, 4}, "f32", -1, -1},
+		{"tensor<1152921504606846976x4xf32>", []int64{1 << 60, 4}, "f32", 1 << 62, -1},
+	} {
+		tt, err := ParseTensorType(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(tt.Shape, tc.shape) || tt.Elem != tc.elem || tt.Elems() != tc.elems || tt.Bytes() != tc.size {
+			t.Errorf("%s: %v %q %d elems %d bytes, want %v %q %d %d", tc.in, tt.Shape, tt.Elem, tt.Elems(), tt.Bytes(), tc.shape, tc.elem, tc.elems, tc.size)
+		}
+	}
+	for _, bad := range []string{"tensor<>", "tensor<4x>", "tensor<99999999999999999999xf32>", "vector<4xf32>", "tensor<4xf32", "f32", "tensor<4x?>"} {
+		if tt, err := ParseTensorType(bad); err == nil {
+			t.Errorf("%s: parsed as %+v, want an error", bad, tt)
+		}
+	}
+	if s := (TensorType{Shape: []int64{-1, 2}, Elem: "f16"}).String(); s != "tensor<?x2xf16>" {
+		t.Errorf("String() = %s", s)
+	}
+	if s := (TensorType{Elem: "f16"}).ShapeString(); s != "scalar" {
+		t.Errorf("ShapeString() of a scalar = %s", s)
+	}
+	if s := (TensorType{Shape: []int64{-1, 3}}).ShapeString(); s != "?x3" {
+		t.Errorf("ShapeString() = %s", s)
+	}
+}
