@@ -22,3 +22,28 @@ lint:
 FUZZTIME ?= 20s
 fuzz:
 	@echo "fuzz targets: none yet"
+
+# ---- runtime: the PJRT proxy (issue 6; docs/RUNTIME.md) ----
+.PHONY: plugin runtime-devbin
+PJRT_SRC := runtime/pjrt/standalone.c runtime/pjrt/proxy.c runtime/pjrt/subprocess.c
+
+# plugin: the standalone PJRT proxy (plain C, no Go runtime inside), with the
+# arc binary and the bytecode converter it runs beside it.
+plugin: build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py
+	$(GO) build -o build/arc ./cmd/arc
+
+build/pjrt_c_api_arc_plugin.so: $(PJRT_SRC) runtime/pjrt/*.h runtime/gpu/arc_ffi.h
+	@mkdir -p build
+	gcc -std=gnu11 -O2 -Wall -shared -fPIC -fvisibility=hidden -Iruntime/gpu -o $@ $(PJRT_SRC) -ldl -lpthread
+
+build/arc_mlir_to_text.py: runtime/pjrt/arc_mlir_to_text.py
+	@mkdir -p build
+	cp $< $@
+
+# runtime-devbin: what runtime/pjrt/devtest/run.sh needs on the GPU machine,
+# which has no Go: the plugin, arc, the devtest driver and gomlx's graph tests.
+runtime-devbin: plugin
+	@mkdir -p .devbin
+	cp build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py build/arc .devbin/
+	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./runtime/pjrt/devtest
+	cd $$($(GO) list -m -f '{{.Dir}}' github.com/gomlx/gomlx) && $(GO) test -c -ldflags='-s -w' -o $(CURDIR)/.devbin/gomlx_graph.test ./pkg/core/graph
