@@ -28,7 +28,8 @@ type machine struct {
 	quantLat       float64 // extra fixed cost of a quantized kernel
 	nativeLat      float64
 	nativeEff      float64 // fraction of the link the native collective reaches
-	crossGBps      float64 // between the two halves of a hierarchical machine (0: flat)
+	crossGBps      float64 // between the two halves of a hierarchical machine, shared by all their GPUs (0: flat)
+	halfSize       int     // GPUs per half of a hierarchical machine: larger groups cross between the halves
 	codecs         []string
 	worlds         []int
 	hier           bool
@@ -88,6 +89,11 @@ func (m machine) twoshotCost(w int, dtype, codec string) Cost {
 		(2 + 2*r) / (m.hbmGBps * 1e3),
 		2 * codecOps(codec) / dtypeBytes(dtype) / m.opsPerUS,
 	}
+	if m.spans(w) {
+		// In each phase every rank of a half reads its 1/w share from the w/2
+		// ranks of the other half: w/2 encoded input sizes per direction.
+		perByte = append(perByte, r*float64(w)/2/(m.crossGBps*1e3))
+	}
 	lat := m.twoshotLat + float64(w-2)
 	if codec != "fp" {
 		lat += m.quantLat
@@ -95,31 +101,45 @@ func (m machine) twoshotCost(w int, dtype, codec string) Cost {
 	return Cost{LatencyUS: lat, GBps: round3(1 / (maxOf(perByte) * 1e3))}
 }
 
-// hierCost models the 2 x w/2 hierarchy: two-shot inside each half, and one
-// exchange of a 1/(w/2) share of the encoded bytes across.
+// hierCost models the 2 x w/2 hierarchy: two-shot inside each half, then each
+// rank exchanges its 1/(w/2) share of the encoded bytes with its partner across,
+// so the shared link between the halves carries one encoded input size per
+// direction (a flat kernel sends w/2 times as much over it).
 func (m machine) hierCost(w int, dtype, codec string) Cost {
 	h := w / 2
 	r := wireBytes(codec, dtype) / dtypeBytes(dtype)
 	inside := 2 * r * float64(h-1) / float64(h) / (m.linkGBps * 1e3)
-	across := r / float64(h) / (m.crossGBps * 1e3)
+	across := r / (m.crossGBps * 1e3)
 	perByte := []float64{inside + across, (2 + 3*r) / (m.hbmGBps * 1e3), 3 * codecOps(codec) / dtypeBytes(dtype) / m.opsPerUS}
-	return Cost{LatencyUS: m.twoshotLat + m.quantLat + float64(w-2), GBps: round3(1 / (maxOf(perByte) * 1e3))}
+	lat := m.twoshotLat + float64(w-2)
+	if codec != "fp" {
+		lat += m.quantLat
+	}
+	return Cost{LatencyUS: lat, GBps: round3(1 / (maxOf(perByte) * 1e3))}
 }
 
 // oneshotCost: every rank reads all w-1 peers' inputs and reduces them.
 func (m machine) oneshotCost(w int) Cost {
 	perByte := math.Max(float64(w-1)/(m.peerGBps(w)*1e3), float64(w+1)/(m.hbmGBps*1e3))
+	if m.spans(w) { // every rank of a half reads the whole input of each rank of the other
+		perByte = math.Max(perByte, float64(w*w)/4/(m.crossGBps*1e3))
+	}
 	return Cost{LatencyUS: m.oneshotLat + 0.5*float64(w-2), GBps: round3(1 / (perByte * 1e3)), MaxBytes: m.oneshotMax}
 }
 
 // nativeCost: a bandwidth-optimal ring (NCCL, RCCL) at nativeEff of the link.
 func (m machine) nativeCost(w int) Cost {
 	perByte := 2 * float64(w-1) / float64(w) / (m.peerGBps(w) * m.nativeEff * 1e3)
-	if m.crossGBps > 0 && w > 4 { // the ring crosses the slow link
+	if m.spans(w) { // the ring crosses the shared link once each way
 		perByte = math.Max(perByte, 2*float64(w-1)/float64(w)/(m.crossGBps*m.nativeEff*1e3))
 	}
 	return Cost{LatencyUS: m.nativeLat + 2*float64(w-2), GBps: round3(1 / (perByte * 1e3))}
 }
+
+// spans reports whether a group of w ranks crosses between the halves of a
+// hierarchical machine. The model knows world sizes only: it takes a group
+// that fits in a half to sit inside one.
+func (m machine) spans(w int) bool { return m.crossGBps > 0 && w > m.halfSize }
 
 func (m machine) profile() *Profile {
 	p := &Profile{Target: m.target, Source: m.source, Costs: map[string]map[string]map[string]Cost{}}
@@ -191,7 +211,7 @@ func BuiltinProfile(t Target) *Profile {
 		return machine{
 			target: t.Name, source: "estimate: 2 NUMA nodes x 4 GPUs behind PCIe Gen4 switches (22 GB/s inside, 12 GB/s across)",
 			linkGBps: 22, hbmGBps: 800, opsPerUS: 20e6, oneshotLat: 8, twoshotLat: 12, quantLat: 3,
-			nativeLat: 30, nativeEff: 0.85, crossGBps: 12, codecs: allCodecs, worlds: []int{2, 4, 8}, hier: true, oneshotMax: 2 * mib,
+			nativeLat: 30, nativeEff: 0.85, crossGBps: 12, halfSize: 4, codecs: allCodecs, worlds: []int{2, 4, 8}, hier: true, oneshotMax: 2 * mib,
 		}.profile()
 	case "rocm:mi300x", "rocm:mi355x":
 		return rocmProfile(t)
@@ -231,8 +251,13 @@ func rocmProfile(t Target) *Profile {
 	}
 	for dt, byWorld := range minMB {
 		for w, sizes := range byWorld {
+			// The FP column is not applied: it marks where QuickReduce's FP kernel
+			// overtakes vLLM's custom all-reduce, whose one-shot and two-shot
+			// kernels (arc's oneshot and twoshot:fp) serve the sizes below it.
+			// Bounding twoshot:fp by it left sizes where only native ran while
+			// arc's two-shot was estimated faster: QuickReduce's dead zone.
 			// arc's extra codecs follow the vLLM codec of the same size class.
-			for i, codecs := range [][]string{{"fp"}, {"int8", "fp8"}, {"int6"}, {"int4", "int4r"}} {
+			for i, codecs := range [][]string{nil, {"int8", "fp8"}, {"int6"}, {"int4", "int4r"}} {
 				for _, codec := range codecs {
 					c := p.Costs[fmt.Sprint(w)][dt]["twoshot:"+codec]
 					if sizes[i] < 0 {

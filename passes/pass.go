@@ -79,6 +79,9 @@ func (p *Pipeline) Run(s *State) error {
 	}
 	for i, ps := range p.Passes {
 		if err := ps.Run(s); err != nil {
+			if _, positioned := err.(*ir.Error); positioned {
+				return err // a problem of the input, already "FILE:LINE:COL: message"
+			}
 			return fmt.Errorf("%s: %w", ps.Name(), err)
 		}
 		if contains(p.PrintAfter, ps.Name()) || contains(p.PrintAfter, "all") {

@@ -201,6 +201,9 @@ func ineligible(t Target, opts Options, row Row) string {
 	case opts.MaxBytes > 0 && row.Bytes > opts.MaxBytes:
 		return fmt.Sprintf("above --max-bytes %d", opts.MaxBytes)
 	}
+	if len(row.Groups) == 0 {
+		return "no replica groups, and the module does not say how many replicas the op spans"
+	}
 	sizes := map[int]bool{}
 	for _, g := range row.Groups {
 		sizes[len(g)] = true

@@ -59,8 +59,10 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Target: target, Module: m.Info().Name, Env: map[string]string{}, Collectives: []Row{}}
+	info := m.Info()
+	r := &Report{Target: target, Module: info.Name, Env: map[string]string{}, Collectives: []Row{}}
 	for _, c := range cs {
+		groups := implicitGroups(info, c)
 		for k, t := range c.OperandTypes {
 			row := Row{
 				Index:      len(r.Collectives),
@@ -71,8 +73,8 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 				Shape:      append([]int64{}, t.Shape...),
 				Bytes:      t.Bytes(),
 				Reduction:  c.Reduction,
-				Groups:     c.Groups,
-				GroupSize:  c.GroupSize(),
+				Groups:     groups,
+				GroupSize:  groupSize(groups),
 				Collective: c,
 			}
 			if row.Groups == nil {
@@ -94,6 +96,30 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// implicitGroups returns the op's groups, or, for an op that leaves them out
+// and runs across replicas only (no channel), the one group of all replicas
+// that XLA reads an empty list as, when the module says how many there are.
+func implicitGroups(info ir.Info, c *ir.Collective) [][]int64 {
+	if len(c.Groups) > 0 || c.Arc != nil || c.Kind == "collective_permute" || c.Channel > 0 ||
+		c.UseGlobalDeviceIDs || info.NumReplicas < 1 || info.NumPartitions > 1 {
+		return c.Groups
+	}
+	all := make([]int64, info.NumReplicas)
+	for i := range all {
+		all[i] = int64(i)
+	}
+	return [][]int64{all}
+}
+
+// groupSize is the size of the largest group.
+func groupSize(groups [][]int64) int {
+	n := 0
+	for _, g := range groups {
+		n = max(n, len(g))
+	}
+	return n
 }
 
 // WriteJSON writes the report as indented JSON, with lists of numbers (shapes,

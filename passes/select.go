@@ -4,8 +4,13 @@ import (
 	"fmt"
 )
 
-// AnalysePass lists the module's collectives in the report.
+// AnalysePass checks the input (as the verify pass does, so that a broken
+// module is reported at its own lines, not at those of a lowered one) and
+// lists its collectives in the report.
 var AnalysePass = Func("analyse", func(s *State) error {
+	if err := Verify(s.Module); err != nil {
+		return err
+	}
 	r, err := NewReport(s.Module, s.Target.Name)
 	if err != nil {
 		return err

@@ -1,12 +1,20 @@
 package passes
 
 import (
+	"fmt"
+
 	"github.com/arcpass/arc/ir"
 )
 
-// VerifyPass checks the module after lowering: a failure is a bug in a pass,
-// caught before a broken program reaches the compiler.
-var VerifyPass = Func("verify", func(s *State) error { return Verify(s.Module) })
+// VerifyPass checks the module after lowering: the analyse pass verified the
+// input, so a failure is a bug in a pass, caught before a broken program
+// reaches the compiler.
+var VerifyPass = Func("verify", func(s *State) error {
+	if err := Verify(s.Module); err != nil {
+		return fmt.Errorf("internal error: the lowered module is invalid: %w", err)
+	}
+	return nil
+})
 
 // Verify checks that every value is defined once in its scope before it is
 // used, that "%x#k" stays within x's results, that generic ops declare as many

@@ -91,6 +91,7 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 	if !packed && len(results) != len(rows) {
 		return m.Errorf(int(op.Start), "%s: %d results for %d operands", op.Name, len(results), len(rows))
 	}
+	loc := trailingLoc(m, op)
 	var pieces []string
 	for _, r := range lowered {
 		c := r.Collective
@@ -102,7 +103,7 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 			name = results[r.Operand].Name
 		}
 		call := Call(l.use(c.Operands[r.Operand]), c.OperandTypes[r.Operand], r)
-		pieces = append(pieces, name+" = "+call)
+		pieces = append(pieces, name+" = "+call+loc)
 	}
 	if len(native) > 0 {
 		keep := make([]int, len(native))
@@ -136,6 +137,19 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 	}
 	ed.Replace(op, strings.Join(pieces, "\n"+m.Indent(op)))
 	return nil
+}
+
+// trailingLoc is the location the op ends with (" loc(#loc4)"), which the
+// calls that replace it keep, or "".
+func trailingLoc(m *ir.Module, op *ir.Op) string {
+	l, err := m.Layout(op)
+	if err != nil {
+		return ""
+	}
+	if rest := strings.TrimSpace(m.Src[l.TypeEnd:op.End]); rest != "" {
+		return " " + rest
+	}
+	return ""
 }
 
 // resultNames lists how the op names its results.

@@ -81,7 +81,7 @@ func ringOp(m *ir.Module, ed *ir.Editor, topo *topology.Topology, target string,
 	c := rows[0].Collective
 	var ordered [][]int64
 	worst := 0
-	for _, g := range c.Groups {
+	for _, g := range rows[0].Groups { // as the report reads them: implicit groups written out
 		order, hops, err := Ring(topo, g)
 		if err != nil {
 			for _, r := range rows {
@@ -97,13 +97,10 @@ func ringOp(m *ir.Module, ed *ir.Editor, topo *topology.Topology, target string,
 	if worst > 1 {
 		reason = fmt.Sprintf("no 1-hop ring exists for these groups on %s: rings with at most %d hops per step; libtpu forced to a 1-D ring", target, worst)
 	}
-	start, end, ok := m.AttrValueSpan(op, "replica_groups")
-	if !ok {
-		return m.Errorf(int(op.Start), "%s: no replica_groups to order", op.Name)
-	}
-	ed.ReplaceSpan(start, end, denseGroups(ordered))
-	attrs := []string{"arc.lowering", "arc.reason", "arc.ring_max_hops"}
-	values := []string{ir.Quote("ring"), ir.Quote(reason), fmt.Sprintf("%d : i64", worst)}
+	// SetAttrs replaces replica_groups where the op has them and adds them
+	// where it left them implicit.
+	attrs := []string{"replica_groups", "arc.lowering", "arc.reason", "arc.ring_max_hops"}
+	values := []string{denseGroups(ordered), ir.Quote("ring"), ir.Quote(reason), fmt.Sprintf("%d : i64", worst)}
 	if c.GroupSpelling == "mesh_axes" && !c.UseGlobalDeviceIDs {
 		attrs, values = append(attrs, "use_global_device_ids"), append(values, "true")
 	}
