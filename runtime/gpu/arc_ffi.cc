@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -158,30 +159,38 @@ size_t elements(const arc_xla_buffer *b) {
   return n;
 }
 
-// Communicators, one per (devices of a group, link), created on first use.
-std::mutex comms_mu;
-std::map<std::pair<std::vector<int>, int>, arc_comm *> comms;
-
-// comm_for returns the group's communicator, creating it once. Creation runs
-// under the lock, so concurrent ranks of a new group wait for the one that
-// creates it; the creator's current device is restored afterwards.
-int comm_for(const std::vector<int> &devices, arc_link link, arc_comm **out) {
-  std::lock_guard<std::mutex> lock(comms_mu);
-  auto key = std::make_pair(devices, static_cast<int>(link));
-  auto it = comms.find(key);
-  if (it != comms.end()) {
-    *out = it->second;
-    return ARC_OK;
-  }
-  int saved = -1;
-  arc_ffi_get_device(&saved);
+// Communicators, one per (devices of a group, link), created on first use
+// and kept for the life of the process.
+struct comm_entry {
+  std::once_flag once;
   arc_comm *comm = nullptr;
-  int rc = arc_comm_create(&comm, devices.data(), static_cast<int>(devices.size()), link, 0);
-  if (saved >= 0) arc_ffi_set_device(saved);
-  if (rc != ARC_OK) return rc;
-  comms[key] = comm;
-  *out = comm;
-  return ARC_OK;
+  int rc = ARC_OK;
+};
+std::mutex comms_mu;
+std::map<std::pair<std::vector<int>, int>, std::unique_ptr<comm_entry>> comms;
+
+// comm_for returns the group's communicator, creating it once: concurrent
+// ranks of a new group wait for the one that creates it, and only for it.
+// The map lock is never held while creating, so a rank looking up another,
+// existing group's communicator is not held up: its peers' kernels may be
+// waiting for it, and creation may synchronize their devices. The creator's
+// current device is restored afterwards. A failure sticks to the group.
+int comm_for(const std::vector<int> &devices, arc_link link, arc_comm **out) {
+  comm_entry *e;
+  {
+    std::lock_guard<std::mutex> lock(comms_mu);
+    auto &slot = comms[std::make_pair(devices, static_cast<int>(link))];
+    if (!slot) slot.reset(new comm_entry);
+    e = slot.get();
+  }
+  std::call_once(e->once, [&] {
+    int saved = -1;
+    arc_ffi_get_device(&saved);
+    e->rc = arc_comm_create(&e->comm, devices.data(), static_cast<int>(devices.size()), link, 0);
+    if (saved >= 0) arc_ffi_set_device(saved);
+  });
+  *out = e->comm;
+  return e->rc;
 }
 
 std::string arc_message(int rc) {

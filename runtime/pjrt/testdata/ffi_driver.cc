@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <future>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -31,9 +32,19 @@ static std::vector<std::string> calls;
 static int next_rc = ARC_OK;  // what the next arc_allreduce returns
 static thread_local int current_device = 0;
 static std::atomic<int> device_switches{0};
+// A group holding device 9 is created only once `release` is set.
+static std::atomic<bool> creating_9{false};
+static std::promise<void> release;
+static std::shared_future<void> released = release.get_future().share();
 
 extern "C" int arc_comm_create(arc_comm **comm, const int *devices, int n, arc_link link, size_t max_bytes) {
   (void)max_bytes;
+  for (int i = 0; i < n; i++) {
+    if (devices[i] == 9) {
+      creating_9 = true;
+      released.wait();
+    }
+  }
   current_device = devices[n - 1];  // as a real creator does while touching each device
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // widen the race between ranks
   *comm = new arc_comm{++comms_created, std::vector<int>(devices, devices + n), link};
@@ -306,6 +317,20 @@ int main() {
   }
   std::printf("8 concurrent ranks: %d communicator(s) created, %d of 8 ran on their own device\n",
               comms_created - before, devices_ok);
+
+  // While a new group's communicator is being created, a rank of an existing
+  // group must get its own at once: its peers' kernels may be waiting for it.
+  auto slow = lowering_attrs("oneshot", "none", 2, {8, 9});
+  std::thread creator([&slow] { call("", slow, 9, ARC_XLA_F16, ARC_XLA_F16, {16}, {16}, ARC_XLA_STAGE_EXECUTE, false); });
+  while (!creating_9) std::this_thread::yield();
+  auto lookup = std::async(std::launch::async, [&a] {
+    call("", a, 1, ARC_XLA_F16, ARC_XLA_F16, {16, 512}, {16, 512}, ARC_XLA_STAGE_EXECUTE, false);
+  });
+  bool blocked = lookup.wait_for(std::chrono::seconds(5)) != std::future_status::ready;
+  release.set_value();
+  creator.join();
+  lookup.wait();
+  std::printf("existing group during another group's creation: %s\n", blocked ? "blocked" : "not blocked");
   std::printf("communicators in all: %d\n", comms_created.load());
   return 0;
 }
