@@ -1,6 +1,7 @@
 package accuracy
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 
 const testElems = 1 << 15
 
-func measure(t *testing.T, s collective.Spec, dist string) Metrics {
+func measureT(t *testing.T, s collective.Spec, dist string) Metrics {
 	t.Helper()
 	m, err := Measure(Config{s, dist, testElems, 1})
 	if err != nil {
@@ -29,7 +30,7 @@ func TestGaussianBounds(t *testing.T) {
 			codec string
 			bound float64
 		}{{"int8", 0.012}, {"int6", 0.045}, {"int4", 0.18}, {"fp8", 0.07}} {
-			m := measure(t, collective.Spec{Algo: "twoshot", Codec: c.codec, DType: dt, World: 8}, "gaussian")
+			m := measureT(t, collective.Spec{Algo: "twoshot", Codec: c.codec, DType: dt, World: 8}, "gaussian")
 			if m.RelL2 > c.bound {
 				t.Errorf("%s/%v: relative L2 error %.4f > %.3f", c.codec, dt, m.RelL2, c.bound)
 			}
@@ -59,12 +60,12 @@ func TestFPRoundsAtMostTwice(t *testing.T) {
 	for _, dist := range Dists() {
 		for _, dt := range []num.DType{num.F16, num.BF16} {
 			once := roundedOnce(t, dt, 8, dist)
-			if m := measure(t, collective.Spec{Algo: "oneshot", DType: dt, World: 8}, dist); m.RelL2 > 1.01*once {
+			if m := measureT(t, collective.Spec{Algo: "oneshot", DType: dt, World: 8}, dist); m.RelL2 > 1.01*once {
 				t.Errorf("oneshot/%v on %s: %.3g > rounding once %.3g", dt, dist, m.RelL2, once)
 			}
 			for _, cast := range []bool{false, true} {
 				s := collective.Spec{Algo: "twoshot", Codec: "fp", DType: dt, World: 8, Cast: cast}
-				if m := measure(t, s, dist); m.RelL2 > 2*once {
+				if m := measureT(t, s, dist); m.RelL2 > 2*once {
 					t.Errorf("%v on %s: %.3g > rounding twice %.3g", s, dist, m.RelL2, 2*once)
 				}
 			}
@@ -92,48 +93,52 @@ func TestRanksAgree(t *testing.T) {
 	}
 }
 
-// TestRotationHalvesModerateOutliers: in the blocks that hold an outlier
-// channel 20 times the rest (the low end of the outliers distribution),
-// int4r's error is at most half of int4's, at every world size. Over whole
-// buffers it is not, nor for larger outliers: docs/ACCURACY.md says why.
-func TestRotationHalvesModerateOutliers(t *testing.T) {
-	ch := newChannels(1)
-	inOutlierBlock := make([]bool, hidden)
-	for c := range ch.gain {
-		if ch.gain[c] != 1 {
-			ch.gain[c] = minGain
-			for k := c &^ 31; k < c&^31+32; k++ {
-				inOutlierBlock[k] = true
-			}
-		}
-	}
-	for _, w := range collective.Worlds("twoshot") {
-		inputs := make([][]byte, w)
-		for r := range inputs {
-			src := source(uint64(r) + 100)
-			v := make([]float32, testElems)
-			outliers(&src, ch, r, v)
-			inputs[r] = num.Narrow(num.BF16, v)
-		}
-		exact := Exact(num.BF16, inputs)
-		errorInOutlierBlocks := func(codec string) float64 {
-			outs, err := collective.Run(collective.Spec{Algo: "twoshot", Codec: codec, DType: num.BF16, World: w}, inputs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var e float64
-			for i, y := range num.Widen(num.BF16, outs[0]) {
-				if inOutlierBlock[i%hidden] {
-					e += (float64(y) - exact[i]) * (float64(y) - exact[i])
+// TestRotationOnOutlierBlocks measures, in the blocks that hold an outlier
+// channel, int4r's L2 error over int4's as the outlier gain grows, and
+// asserts issue 4's "at most half" where a 32-value rotation can give it:
+// gains up to 30. Run with -v for the whole sweep; docs/ACCURACY.md
+// explains why the ratio grows with the gain.
+func TestRotationOnOutlierBlocks(t *testing.T) {
+	for _, gain := range []float64{20, 30, 40, 60, 80, 100} {
+		ch := newChannels(1)
+		inOutlierBlock := make([]bool, hidden)
+		for c := range ch.gain {
+			if ch.gain[c] != 1 {
+				ch.gain[c] = gain
+				for k := c &^ 31; k < c&^31+32; k++ {
+					inOutlierBlock[k] = true
 				}
 			}
-			return math.Sqrt(e)
 		}
-		plain, rotated := errorInOutlierBlocks("int4"), errorInOutlierBlocks("int4r")
-		t.Logf("world %d: ratio %.3f", w, rotated/plain)
-		if rotated > plain/2 {
-			t.Errorf("world %d: int4r's L2 error %.2f, int4's %.2f: want int4r <= int4/2", w, rotated, plain)
+		line := ""
+		for _, w := range collective.Worlds("twoshot") {
+			inputs := make([][]byte, w)
+			for r := range inputs {
+				v := make([]float32, testElems)
+				outliers(newSource(uint64(r)+100), ch, r, v)
+				inputs[r] = num.Narrow(num.BF16, v)
+			}
+			exact := Exact(num.BF16, inputs)
+			errorInOutlierBlocks := func(codec string) float64 {
+				outs, err := collective.Run(collective.Spec{Algo: "twoshot", Codec: codec, DType: num.BF16, World: w}, inputs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var e float64
+				for i, y := range num.Widen(num.BF16, outs[0]) {
+					if inOutlierBlock[i%hidden] {
+						e += (float64(y) - exact[i]) * (float64(y) - exact[i])
+					}
+				}
+				return math.Sqrt(e)
+			}
+			ratio := errorInOutlierBlocks("int4r") / errorInOutlierBlocks("int4")
+			line += fmt.Sprintf("  w%d %.2f", w, ratio)
+			if gain <= 30 && ratio > 0.5 {
+				t.Errorf("gain %g, world %d: int4r's error is %.2f of int4's, want <= 0.5", gain, w, ratio)
+			}
 		}
+		t.Logf("gain %3g: int4r/int4 error in outlier blocks:%s", gain, line)
 	}
 }
 

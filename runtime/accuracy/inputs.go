@@ -15,9 +15,10 @@ import (
 //
 //   - gaussian: independent N(0, 1) values.
 //   - outliers: activations of a hidden size of 4096 channels (element i is
-//     channel i mod 4096) where a few channels (8, the same on every rank)
-//     are 20-100 times larger than the rest, N(0, f_c^2) instead of N(0, 1),
-//     as LLM activations have (LLM.int8(), SmoothQuant).
+//     channel i mod 4096) where a few channels (8 at places drawn from the
+//     seed, the same on every rank) are 20-100 times larger than the rest
+//     (gains f_c evenly spread over that range): N(0, f_c^2) instead of
+//     N(0, 1), as LLM activations have (LLM.int8(), SmoothQuant).
 //   - llm: the partial sums a tensor-parallel layer hands its all-reduce:
 //     heavy-tailed values (Student's t with 4 degrees of freedom, unit
 //     variance), a per-token scale (log-normal, sigma 0.5: some tokens are
@@ -55,8 +56,7 @@ func Inputs(dist string, dt num.DType, world, elems int, seed uint64) ([][]byte,
 	inputs := make([][]byte, world)
 	v := make([]float32, elems)
 	for r := range inputs {
-		src := source(seed*0x9E3779B97F4A7C15 + uint64(r+1)*0xD1B54A32D192ED03)
-		gen(&src, ch, r, v)
+		gen(newSource(seed*0x9E3779B97F4A7C15+uint64(r+1)*0xD1B54A32D192ED03), ch, r, v)
 		for i := range v {
 			v[i] = max(-valueLimit, min(valueLimit, v[i]))
 		}
@@ -93,7 +93,7 @@ func llm(src *source, ch *channels, _ int, v []float32) {
 
 // channels are the outlier channels, the same on every rank.
 type channels struct {
-	gain [hidden]float64 // 1, or minGain..maxGain for an outlier channel
+	gain [hidden]float64 // 1, or in minGain..maxGain for an outlier channel
 	sign [hidden]float64 // an outlier channel's sign under llm
 }
 
@@ -102,13 +102,13 @@ func newChannels(seed uint64) *channels {
 	for c := range ch.gain {
 		ch.gain[c], ch.sign[c] = 1, 1
 	}
-	src := source(seed ^ 0xC4A5E17B0A5D1E5)
+	src := newSource(seed ^ 0xC4A5E17B0A5D1E5)
 	for n := 0; n < outlierCount; {
 		c := int(src.next() % hidden)
 		if ch.gain[c] != 1 {
 			continue
 		}
-		ch.gain[c] = minGain + (maxGain-minGain)*src.uniform()
+		ch.gain[c] = minGain + (maxGain-minGain)*float64(n)/(outlierCount-1)
 		if src.next()&1 == 1 {
 			ch.sign[c] = -1
 		}
@@ -117,12 +117,18 @@ func newChannels(seed uint64) *channels {
 	return ch
 }
 
-// source is a SplitMix64 generator.
-type source uint64
+// source is a SplitMix64 generator with a spare normal value.
+type source struct {
+	state uint64
+	spare float64
+	has   bool
+}
+
+func newSource(seed uint64) *source { return &source{state: seed} }
 
 func (s *source) next() uint64 {
-	*s += 0x9E3779B97F4A7C15
-	z := uint64(*s)
+	s.state += 0x9E3779B97F4A7C15
+	z := s.state
 	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
 	z = (z ^ z>>27) * 0x94D049BB133111EB
 	return z ^ z>>31
@@ -131,18 +137,22 @@ func (s *source) next() uint64 {
 // uniform is in (0, 1).
 func (s *source) uniform() float64 { return (float64(s.next()>>11) + 0.5) / (1 << 53) }
 
-// normal is N(0, 1) by the Box-Muller transform.
+// normal is N(0, 1) by the Box-Muller transform, which makes two at a time.
 func (s *source) normal() float64 {
-	return math.Sqrt(-2*math.Log(s.uniform())) * math.Cos(2*math.Pi*s.uniform())
+	if s.has {
+		s.has = false
+		return s.spare
+	}
+	r := math.Sqrt(-2 * math.Log(s.uniform()))
+	sin, cos := math.Sincos(2 * math.Pi * s.uniform())
+	s.spare, s.has = r*sin, true
+	return r * cos
 }
 
 // studentT4 is Student's t with 4 degrees of freedom, scaled to unit
-// variance (its variance is 2).
+// variance (its variance is 2): N(0, 1) / sqrt(chi2_4 / 4), where
+// chi2_4 = -2 ln(U1 U2) is the sum of two chi2_2 = -2 ln U.
 func (s *source) studentT4() float64 {
-	var chi2 float64
-	for range 4 {
-		z := s.normal()
-		chi2 += z * z
-	}
+	chi2 := -2 * math.Log(s.uniform()*s.uniform())
 	return s.normal() / math.Sqrt(chi2/4) / math.Sqrt2
 }

@@ -1,7 +1,10 @@
 package accuracy
 
 import (
+	"errors"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/arcpass/arc/runtime/collective"
 	"github.com/arcpass/arc/runtime/num"
@@ -65,19 +68,36 @@ type Config struct {
 // Measure generates the inputs, runs the per-rank simulation and compares
 // every rank's output with the exact sum, keeping the worst of each metric.
 func Measure(c Config) (Metrics, error) {
-	s := c.Spec
-	if err := s.Validate(); err != nil {
+	if err := c.Spec.Validate(); err != nil {
 		return Metrics{}, err
 	}
-	inputs, err := Inputs(c.Dist, s.DType, s.World, c.Elems, c.Seed)
+	in, err := newInputSet(c)
 	if err != nil {
 		return Metrics{}, err
 	}
-	outs, err := collective.Run(s, inputs)
+	return measure(c.Spec, in)
+}
+
+// inputSet is one set of generated inputs with their exact sum; configs
+// that differ only in algorithm and codec share it.
+type inputSet struct {
+	inputs [][]byte
+	exact  []float64
+}
+
+func newInputSet(c Config) (*inputSet, error) {
+	inputs, err := Inputs(c.Dist, c.Spec.DType, c.Spec.World, c.Elems, c.Seed)
+	if err != nil {
+		return nil, err
+	}
+	return &inputSet{inputs, Exact(c.Spec.DType, inputs)}, nil
+}
+
+func measure(s collective.Spec, in *inputSet) (Metrics, error) {
+	outs, err := collective.Run(s, in.inputs)
 	if err != nil {
 		return Metrics{}, err
 	}
-	exact := Exact(s.DType, inputs)
 	m := Metrics{BitsPerValue: s.BitsPerValue(), RanksAgree: true, Cosine: 1}
 	for r, out := range outs {
 		if string(out) != string(outs[0]) {
@@ -86,7 +106,7 @@ func Measure(c Config) (Metrics, error) {
 		if r > 0 && m.RanksAgree {
 			continue // the same bits, the same metrics
 		}
-		k := Compare(num.Widen(s.DType, out), exact)
+		k := Compare(num.Widen(s.DType, out), in.exact)
 		m.RelL2 = worst(m.RelL2, k.RelL2)
 		m.MaxAbs = worst(m.MaxAbs, k.MaxAbs)
 		m.Cosine = min(m.Cosine, k.Cosine)
@@ -103,4 +123,56 @@ func worst(a, b float64) float64 {
 		return math.NaN()
 	}
 	return max(a, b)
+}
+
+// MeasureAll measures configs on all cores, generating each set of inputs
+// once. progress, if not nil, is called (never concurrently) after each
+// measurement with the number done so far.
+func MeasureAll(configs []Config, progress func(done int)) ([]Metrics, error) {
+	type key struct {
+		dist         string
+		dt           num.DType
+		world, elems int
+		seed         uint64
+	}
+	sets := map[key]func() (*inputSet, error){}
+	for _, c := range configs {
+		k := key{c.Dist, c.Spec.DType, c.Spec.World, c.Elems, c.Seed}
+		if sets[k] == nil {
+			sets[k] = sync.OnceValues(func() (*inputSet, error) { return newInputSet(c) })
+		}
+	}
+	results := make([]Metrics, len(configs))
+	errs := make([]error, len(configs))
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(configs)) {
+		wg.Go(func() {
+			for i := range next {
+				c := configs[i]
+				in, err := sets[key{c.Dist, c.Spec.DType, c.Spec.World, c.Elems, c.Seed}]()
+				if err == nil {
+					err = c.Spec.Validate()
+				}
+				if err == nil {
+					results[i], err = measure(c.Spec, in)
+				}
+				errs[i] = err
+				mu.Lock()
+				done++
+				if progress != nil {
+					progress(done)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range configs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results, errors.Join(errs...)
 }

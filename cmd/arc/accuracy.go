@@ -1,0 +1,313 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/arcpass/arc/runtime/accuracy"
+	"github.com/arcpass/arc/runtime/codec"
+	"github.com/arcpass/arc/runtime/collective"
+	"github.com/arcpass/arc/runtime/num"
+)
+
+func init() {
+	register("accuracy", "measure what each codec costs in accuracy (Go reference, CPU)", runAccuracy)
+}
+
+// maxAccuracyElems bounds --elems: the simulation holds every rank's
+// buffers several times over.
+const maxAccuracyElems = 1 << 24
+
+func runAccuracy(args []string, io stdio) int {
+	fs := pflag.NewFlagSet("accuracy", pflag.ContinueOnError)
+	fs.SetOutput(io.err)
+	codecName := fs.String("codec", "", "only this codec: "+strings.Join(codec.Names(), ", ")+", or none (oneshot)")
+	algo := fs.String("algo", "", "only this algorithm: "+strings.Join(collective.Algos(), ", "))
+	world := fs.Int("world", 0, "only this world size")
+	dtype := fs.String("dtype", "", "only this I/O type: f16, bf16 or f32 (default f16 and bf16)")
+	elems := fs.Int("elems", 1<<16, "values per rank")
+	dist := fs.String("dist", "", "only these inputs: "+strings.Join(accuracy.Dists(), ", "))
+	seed := fs.Uint64("seed", 1, "input generator seed")
+	cast := fs.Bool("cast", false, "bf16 travels as f16 under the fp codec (ROCm's default)")
+	asJSON := fs.Bool("json", false, "print every measurement as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(io.err, "usage: arc accuracy [--codec C] [--algo A] [--world N] [--dtype f16|bf16|f32] [--elems N] [--dist gaussian|outliers|llm] [--seed S] [--cast] [--json]")
+		fmt.Fprintln(io.err, "\nRuns arc's all-reduce algorithms and codecs (the Go reference of the kernels) on generated inputs and")
+		fmt.Fprintln(io.err, "compares every rank's output with the exact sum. Without flags: the table of docs/ACCURACY.md.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(io.err, "arc accuracy: %v\n", err)
+		return exitUsage
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintln(io.err, "arc accuracy: takes no arguments")
+		return exitUsage
+	}
+	configs, err := accuracyConfigs(*algo, *codecName, *world, *dtype, *dist, *elems, *seed, *cast)
+	if err != nil {
+		fmt.Fprintf(io.err, "arc accuracy: %v\n", err)
+		return exitUsage
+	}
+	results, err := accuracy.MeasureAll(configs, progress(io.err, len(configs)))
+	if err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		return exitInput
+	}
+	switch {
+	case *asJSON:
+		err = writeAccuracyJSON(io.out, configs, results)
+	case len(configs) == 1:
+		err = writeAccuracyDetail(io.out, configs[0], results[0])
+	default:
+		err = writeAccuracyTables(io.out, configs, results)
+	}
+	if err != nil {
+		fmt.Fprintf(io.err, "arc: %v\n", err)
+		return exitInput
+	}
+	return exitOK
+}
+
+// accuracyConfigs is the cross product of algorithms and their codecs,
+// world sizes, types and distributions, each restricted by its flag.
+func accuracyConfigs(algo, codecName string, world int, dtype, dist string, elems int, seed uint64, cast bool) ([]accuracy.Config, error) {
+	algos := collective.Algos()
+	if algo != "" {
+		if !slices.Contains(algos, algo) {
+			return nil, fmt.Errorf("unknown --algo %q (want %s)", algo, strings.Join(algos, ", "))
+		}
+		algos = []string{algo}
+	}
+	if codecName == "none" {
+		codecName = "-" // oneshot's codec, spelled as the table does
+	}
+	if codecName != "" && codecName != "-" && !slices.Contains(codec.Names(), codecName) {
+		return nil, fmt.Errorf("unknown --codec %q (want %s or none)", codecName, strings.Join(codec.Names(), ", "))
+	}
+	dtypes := []num.DType{num.F16, num.BF16}
+	if dtype != "" {
+		d, err := num.ParseDType(dtype)
+		if err != nil {
+			return nil, err
+		}
+		dtypes = []num.DType{d}
+	}
+	dists := accuracy.Dists()
+	if dist != "" {
+		if !slices.Contains(dists, dist) {
+			return nil, fmt.Errorf("unknown --dist %q (want %s)", dist, strings.Join(dists, ", "))
+		}
+		dists = []string{dist}
+	}
+	if elems < 1 || elems > maxAccuracyElems {
+		return nil, fmt.Errorf("--elems must be in 1..%d, not %d", maxAccuracyElems, elems)
+	}
+	var configs []accuracy.Config
+	for _, dt := range dtypes {
+		for _, d := range dists {
+			for _, a := range algos {
+				for _, c := range collective.Codecs(a) {
+					if codecName != "" && codecLabel(c) != codecName {
+						continue
+					}
+					for _, w := range collective.Worlds(a) {
+						if world != 0 && w != world {
+							continue
+						}
+						s := collective.Spec{Algo: a, Codec: c, DType: dt, World: w, Cast: cast}
+						configs = append(configs, accuracy.Config{Spec: s, Dist: d, Elems: elems, Seed: seed})
+					}
+				}
+			}
+		}
+	}
+	if len(configs) == 0 {
+		return nil, errors.New(noConfigReason(algos))
+	}
+	return configs, nil
+}
+
+// noConfigReason explains why the flags select nothing.
+func noConfigReason(algos []string) string {
+	var parts []string
+	for _, a := range algos {
+		var codecs []string
+		for _, c := range collective.Codecs(a) {
+			codecs = append(codecs, codecLabel(c))
+		}
+		parts = append(parts, fmt.Sprintf("%s runs codecs %s at worlds %v", a, strings.Join(codecs, ","), collective.Worlds(a)))
+	}
+	return "no configuration matches --algo, --codec and --world: " + strings.Join(parts, "; ")
+}
+
+func codecLabel(c string) string {
+	if c == "" {
+		return "-"
+	}
+	return c
+}
+
+// progress reports on w once a run takes more than a second, at most twice
+// a second.
+func progress(w io.Writer, total int) func(int) {
+	start := time.Now()
+	var last time.Time
+	return func(done int) {
+		now := time.Now()
+		if now.Sub(start) < time.Second || (now.Sub(last) < 500*time.Millisecond && done < total) {
+			return
+		}
+		last = now
+		fmt.Fprintf(w, "arc accuracy: %d/%d measured\n", done, total)
+	}
+}
+
+func writeAccuracyDetail(w io.Writer, c accuracy.Config, m accuracy.Metrics) error {
+	s := c.Spec
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s %s %v world %d%s, %s inputs, %d values per rank, seed %d\n",
+		s.Algo, codecLabel(s.Codec), s.DType, s.World, castNote(s), c.Dist, c.Elems, c.Seed)
+	fmt.Fprintf(tw, "relative L2 error\t%.4g\n", m.RelL2)
+	fmt.Fprintf(tw, "max absolute error\t%.4g\n", m.MaxAbs)
+	fmt.Fprintf(tw, "SNR\t%.1f dB\n", m.SNRdB)
+	fmt.Fprintf(tw, "cosine similarity\t%.6f\n", m.Cosine)
+	fmt.Fprintf(tw, "bits per value\t%g (%v: %d)\n", m.BitsPerValue, s.DType, 8*s.DType.Size())
+	fmt.Fprintf(tw, "ranks agree\t%s\n", yesNo(m.RanksAgree))
+	return tw.Flush()
+}
+
+func castNote(s collective.Spec) string {
+	if s.Cast && s.Codec == "fp" && s.DType == num.BF16 {
+		return " (cast to f16)"
+	}
+	return ""
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "NO"
+}
+
+// writeAccuracyTables prints one table per type and distribution: a row
+// per algorithm and codec, a column per world size, the relative L2 error
+// in each cell ("!" marks ranks that disagree, "-" an unsupported world).
+func writeAccuracyTables(w io.Writer, configs []accuracy.Config, results []accuracy.Metrics) error {
+	type row struct{ algo, codec string }
+	type table struct {
+		dt   num.DType
+		dist string
+	}
+	var tables []table
+	var rows []row
+	var worlds []int
+	cells := map[table]map[row]map[int]accuracy.Metrics{}
+	bits := map[table]map[row]float64{}
+	for i, c := range configs {
+		t, r := table{c.Spec.DType, c.Dist}, row{c.Spec.Algo, c.Spec.Codec}
+		if cells[t] == nil {
+			tables = append(tables, t)
+			cells[t] = map[row]map[int]accuracy.Metrics{}
+			bits[t] = map[row]float64{}
+		}
+		if !slices.Contains(rows, r) {
+			rows = append(rows, r)
+		}
+		if !slices.Contains(worlds, c.Spec.World) {
+			worlds = append(worlds, c.Spec.World)
+		}
+		if cells[t][r] == nil {
+			cells[t][r] = map[int]accuracy.Metrics{}
+		}
+		cells[t][r][c.Spec.World] = results[i]
+		bits[t][r] = results[i].BitsPerValue
+	}
+	slices.Sort(worlds)
+	c0 := configs[0]
+	fmt.Fprintf(w, "Relative L2 error of every rank's output against the exact sum (float64);\n%d values per rank, seed %d", c0.Elems, c0.Seed)
+	if c0.Spec.Cast {
+		fmt.Fprint(w, ", bf16 cast to f16 under fp")
+	}
+	fmt.Fprintln(w, ". \"!\": ranks disagree; \"-\": world size not supported.")
+	for _, t := range tables {
+		fmt.Fprintf(w, "\n%v, %s inputs\n", t.dt, t.dist)
+		fmt.Fprintf(w, "%-8s %-6s %4s", "algo", "codec", "bits")
+		for _, wd := range worlds {
+			fmt.Fprintf(w, " %9s", fmt.Sprintf("w=%d", wd))
+		}
+		fmt.Fprintln(w)
+		for _, r := range rows {
+			if cells[t][r] == nil {
+				continue
+			}
+			fmt.Fprintf(w, "%-8s %-6s %4g", r.algo, codecLabel(r.codec), bits[t][r])
+			for _, wd := range worlds {
+				cell := "-"
+				if m, ok := cells[t][r][wd]; ok {
+					cell = fmt.Sprintf("%.3g", m.RelL2)
+					if !m.RanksAgree {
+						cell += "!"
+					}
+				}
+				fmt.Fprintf(w, " %9s", cell)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	return nil
+}
+
+// accuracyJSON is one measurement in --json output.
+type accuracyJSON struct {
+	Algo         string    `json:"algo"`
+	Codec        string    `json:"codec"`
+	DType        string    `json:"dtype"`
+	World        int       `json:"world"`
+	Cast         bool      `json:"cast"`
+	Dist         string    `json:"dist"`
+	Elems        int       `json:"elems"`
+	Seed         uint64    `json:"seed"`
+	RelL2        jsonFloat `json:"rel_l2"`
+	MaxAbs       jsonFloat `json:"max_abs_error"`
+	SNRdB        jsonFloat `json:"snr_db"`
+	Cosine       jsonFloat `json:"cosine"`
+	BitsPerValue float64   `json:"bits_per_value"`
+	RanksAgree   bool      `json:"ranks_agree"`
+}
+
+// jsonFloat writes NaN and ±Inf (an exact result's SNR) as null.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(f))
+}
+
+func writeAccuracyJSON(w io.Writer, configs []accuracy.Config, results []accuracy.Metrics) error {
+	out := make([]accuracyJSON, len(configs))
+	for i, c := range configs {
+		m := results[i]
+		out[i] = accuracyJSON{c.Spec.Algo, codecLabel(c.Spec.Codec), c.Spec.DType.String(), c.Spec.World, c.Spec.Cast,
+			c.Dist, c.Elems, c.Seed, jsonFloat(m.RelL2), jsonFloat(m.MaxAbs), jsonFloat(m.SNRdB), jsonFloat(m.Cosine),
+			m.BitsPerValue, m.RanksAgree}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
