@@ -56,28 +56,71 @@ func CC(t testing.TB, out string, args ...string) {
 	}
 }
 
+// Builds are compiled once per test process into a cache and copied for each
+// use: a copy at a new path is a new dlopen, with fresh plugin state.
+var cache struct {
+	sync.Mutex
+	dir   string
+	built map[string]string
+}
+
+// Cleanup removes the build cache; call it from TestMain after m.Run.
+func Cleanup() {
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.dir != "" {
+		os.RemoveAll(cache.dir)
+		cache.dir, cache.built = "", nil
+	}
+}
+
+// cached compiles name once with args (gcc, output last) and copies it to out.
+func cached(t testing.TB, name, out string, args ...string) string {
+	t.Helper()
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.dir == "" {
+		dir, err := os.MkdirTemp("", "fakepjrt-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache.dir, cache.built = dir, map[string]string{}
+	}
+	built, ok := cache.built[name]
+	if !ok {
+		built = filepath.Join(cache.dir, name)
+		CC(t, built, args...)
+		cache.built[name] = built
+	}
+	b, err := os.ReadFile(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // Plugin builds the fake PJRT plugin into a fresh directory and returns its
 // path. Each call gives a new file, so each test gets its own plugin state.
 func Plugin(t testing.TB) string {
-	out := filepath.Join(t.TempDir(), "fake_pjrt_plugin.so")
-	CC(t, out, "-shared", "-fPIC", "-I", PJRTInclude(t), filepath.Join(SourceDir(), "testdata", "fake_plugin.c"))
-	return out
+	return cached(t, "fake_pjrt_plugin.so", filepath.Join(t.TempDir(), "fake_pjrt_plugin.so"),
+		"-shared", "-fPIC", "-I", PJRTInclude(t), filepath.Join(SourceDir(), "testdata", "fake_plugin.c"))
 }
 
 // GPULib builds the stand-in for libarc_gpu.so at dir/libarc_gpu.so.
 func GPULib(t testing.TB, dir string) string {
-	out := filepath.Join(dir, "libarc_gpu.so")
-	CC(t, out, "-shared", "-fPIC", "-I", filepath.Join(SourceDir(), "..", "gpu"),
-		filepath.Join(SourceDir(), "testdata", "fake_gpu.c"))
-	return out
+	return cached(t, "libarc_gpu.so", filepath.Join(dir, "libarc_gpu.so"), "-shared", "-fPIC",
+		"-I", filepath.Join(SourceDir(), "..", "gpu"), filepath.Join(SourceDir(), "testdata", "fake_gpu.c"))
 }
 
 // Standalone builds pjrt_c_api_arc_plugin.so (as `make plugin` does) into
 // dir, with arc_mlir_to_text.py beside it, and returns its path.
 func Standalone(t testing.TB, dir string) string {
-	out := filepath.Join(dir, "pjrt_c_api_arc_plugin.so")
 	src := SourceDir()
-	CC(t, out, "-O1", "-shared", "-fPIC", "-fvisibility=hidden", "-I", filepath.Join(src, "..", "gpu"),
+	out := cached(t, "pjrt_c_api_arc_plugin.so", filepath.Join(dir, "pjrt_c_api_arc_plugin.so"),
+		"-O1", "-shared", "-fPIC", "-fvisibility=hidden", "-I", filepath.Join(src, "..", "gpu"),
 		filepath.Join(src, "standalone.c"), filepath.Join(src, "proxy.c"), filepath.Join(src, "subprocess.c"),
 		"-ldl", "-lpthread")
 	script, err := os.ReadFile(filepath.Join(src, "arc_mlir_to_text.py"))
