@@ -26,11 +26,18 @@ extern "C" {
 struct XLA_FFI_Error;
 struct XLA_FFI_CallFrame;
 
+/* The proxy finds these with dlsym: keep them visible under -fvisibility=hidden. */
+#if defined(__GNUC__)
+#define ARC_FFI_EXPORT __attribute__((visibility("default")))
+#else
+#define ARC_FFI_EXPORT
+#endif
+
 /* The handler XLA calls; registered by the proxy through the plugin's GPU
  * custom-call extension under the name ARC_FFI_ALLREDUCE_TARGET. */
 #define ARC_FFI_ALLREDUCE_TARGET "arc_allreduce"
 #define ARC_FFI_ALLREDUCE_SYMBOL "arc_ffi_allreduce"
-struct XLA_FFI_Error *arc_ffi_allreduce(struct XLA_FFI_CallFrame *frame);
+ARC_FFI_EXPORT struct XLA_FFI_Error *arc_ffi_allreduce(struct XLA_FFI_CallFrame *frame);
 
 /* arc_link_info describes the local devices. */
 typedef struct arc_link_info {
@@ -42,14 +49,14 @@ typedef struct arc_link_info {
 
 #define ARC_DETECT_LINK_SYMBOL "arc_detect_link"
 /* Returns 0 on success; otherwise an arc_gpu.h error code (arc_ffi_device_error says why). */
-int arc_detect_link(arc_link_info *info);
+ARC_FFI_EXPORT int arc_detect_link(arc_link_info *info);
 
 /* Device-runtime helpers of the handler (arc_ffi_device.cc); they keep
  * arc_ffi.cc free of CUDA/HIP headers so it can be tested on a CPU. */
 int arc_ffi_stream_device(void *stream, int *device);
 int arc_ffi_get_device(int *device);
 int arc_ffi_set_device(int device);
-const char *arc_ffi_device_error(void); /* message of the calling thread's last failure */
+ARC_FFI_EXPORT const char *arc_ffi_device_error(void); /* message of the calling thread's last failure */
 
 #ifdef __cplusplus
 }
