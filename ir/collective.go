@@ -139,9 +139,12 @@ func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error
 	if !ok {
 		return nil, errAt("no type signature")
 	}
-	if len(ins) == 1 && len(c.Operands) > 1 && !strings.HasPrefix(m.header(op), "(") {
-		for len(ins) < len(c.Operands) { // pretty form: one type for all operands
-			ins = append(ins, ins[0])
+	if ins == nil && !op.Generic { // pretty form: the types of the operands, or one for all
+		ins = outs
+		if len(outs) == 1 {
+			for len(ins) < len(c.Operands) {
+				ins = append(ins, outs[0])
+			}
 		}
 	}
 	for _, t := range ins {

@@ -430,27 +430,54 @@ func skipStringAt(s string, i int) int {
 	return -1
 }
 
-// skipBalanced skips a bracketed group starting at p.pos (on '(').
+// skipBalanced skips the bracketed group that starts at p.pos (a block
+// label's argument list), checking that its brackets match.
 func (p *parser) skipBalanced() {
-	start := p.pos
-	depth := 0
-	for p.pos < len(p.s) {
-		switch p.s[p.pos] {
+	s := p.s
+	var stack []int // offsets of the open brackets
+	for p.pos < len(s) {
+		c := s[p.pos]
+		switch c {
 		case '"':
 			p.skipString()
 			continue
-		case '(', '[', '{':
-			depth++
+		case '(', '[', '{', '<':
+			stack = append(stack, p.pos)
+			if len(stack) > maxNesting {
+				p.fail(p.pos, "brackets nested more than %d deep", maxNesting)
+			}
+		case '>':
+			if p.pos > 0 && s[p.pos-1] == '-' {
+				break
+			}
+			fallthrough
 		case ')', ']', '}':
-			depth--
-			if depth == 0 {
+			open := s[stack[len(stack)-1]]
+			if want := closerOf(open); want != c {
+				p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
+					quoteChar(want), quoteChar(open), p.m.Position(stack[len(stack)-1]), quoteChar(c))
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
 				p.pos++
 				return
 			}
 		}
 		p.pos++
 	}
-	p.fail(start, "%s is not closed", quoteChar(p.s[start]))
+	p.fail(stack[len(stack)-1], "%s is not closed", quoteChar(s[stack[len(stack)-1]]))
+}
+
+func closerOf(open byte) byte {
+	switch open {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	}
+	return '>'
 }
 
 // skipBlank skips whitespace, newlines and line comments.

@@ -1,6 +1,9 @@
 package ir
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // span is a half-open byte range of Module.Src.
 type span struct{ start, end int }
@@ -241,22 +244,20 @@ func (m *Module) Attr(op *Op, name string) (string, bool) {
 	return "", false
 }
 
-// FuncType returns the operand and result types written after the op's last
-// top-level ':' ("(T, U) -> (V, W)" or, in the pretty form, "T" alone, which
-// then stands for every operand and the result).
+// FuncType returns the types written after the op's last top-level ':'.
+// With an arrow ("(T, U) -> (V, W)") they are the operand and result types.
+// Without one (the pretty form: "T" or "T, U") they come back as outs: one
+// type for every operand and the result of ops such as stablehlo.add, or one
+// per operand of ops such as return and while. Locations, keywords and
+// regions after the types are not part of them.
 func (m *Module) FuncType(op *Op) (ins, outs []string, ok bool) {
 	h := m.header(op)
-	colon := -1
-	topLevel(h, func(i int) bool {
-		if h[i] == ':' {
-			colon = i
-		}
-		return true
-	})
+	colon := typeColon(h)
 	if colon < 0 {
 		return nil, nil, false
 	}
-	t := strings.TrimSpace(stripLoc(h[colon+1:]))
+	t := strings.TrimSpace(h[colon+1:])
+	t = t[:typesEnd(t)]
 	arrow := -1
 	topLevel(t, func(i int) bool {
 		if t[i] == '-' && i+1 < len(t) && t[i+1] == '>' {
@@ -266,9 +267,67 @@ func (m *Module) FuncType(op *Op) (ins, outs []string, ok bool) {
 		return true
 	})
 	if arrow < 0 {
-		return nil, []string{t}, t != ""
+		outs = splitTop(t, ',')
+		return nil, outs, len(outs) > 0
 	}
 	return typeList(t[:arrow]), typeList(t[arrow+2:]), true
+}
+
+// typeColon returns the offset of the last top-level ':' of an op header, or -1.
+func typeColon(h string) int {
+	colon := -1
+	topLevel(h, func(i int) bool {
+		if h[i] == ':' {
+			colon = i
+		}
+		return true
+	})
+	return colon
+}
+
+// typesEnd returns the length of the type signature at the start of t: types
+// separated by ',' or "->", each a word with bracketed parameters
+// ("tensor<4xf32>", "!quant.uniform<...>") or a parenthesized list.
+func typesEnd(t string) int {
+	end := 0
+	for i := 0; ; {
+		for i < len(t) && isBlank(t[i]) {
+			i++
+		}
+		start := i
+	word:
+		for i < len(t) {
+			switch c := t[i]; {
+			case c == '(' || c == '<' || c == '[':
+				j := matching(t, i)
+				if j < 0 {
+					return len(t)
+				}
+				i = j + 1
+			case c == '-' && i+1 < len(t) && t[i+1] == '>':
+				break word
+			case isIdentChar(c) || c == '!':
+				i++
+			default:
+				break word
+			}
+		}
+		if i == start {
+			return end
+		}
+		end = i
+		for i < len(t) && isBlank(t[i]) {
+			i++
+		}
+		switch {
+		case hasPrefixAt(t, i, "->"):
+			i += 2
+		case i < len(t) && t[i] == ',':
+			i++
+		default:
+			return end
+		}
+	}
 }
 
 // typeList reads "(A, B)" or "A" as a list of types.
@@ -299,9 +358,10 @@ func stripLoc(s string) string {
 	return s
 }
 
-// Operands returns the values between the parentheses right after a generic
-// op's name, or, in the pretty form, the values before the first top-level
-// ':' or '{' that are not inside brackets.
+// Operands returns the values an op reads in its own text: the list in
+// parentheses right after a generic op's name, or, in the pretty form, every
+// value used before the type (not the region arguments it declares, such as
+// "%iterArg = %init" or "reducer(%a: ...)").
 func (m *Module) Operands(op *Op) []string {
 	h := m.header(op)
 	if op.Generic {
@@ -321,19 +381,19 @@ func (m *Module) Operands(op *Op) []string {
 		}
 		return out
 	}
+	end := typeColon(h)
+	if end < 0 {
+		end = len(h)
+	}
 	var out []string
-	topLevel(h, func(i int) bool {
-		switch h[i] {
-		case ':', '{':
-			return false
-		case '%':
-			j := i + 1
-			for j < len(h) && (isIdentChar(h[j]) || h[j] == '#') {
-				j++
+	scanValues(h, 0, end, false, func(v ValueRef) {
+		if v.Kind == Use {
+			name := v.Name
+			if v.Index >= 0 {
+				name += "#" + strconv.Itoa(v.Index)
 			}
-			out = append(out, h[i:j])
+			out = append(out, name)
 		}
-		return true
 	})
 	return out
 }
