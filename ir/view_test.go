@@ -43,9 +43,9 @@ func TestInfo(t *testing.T) {
 		}
 	}
 	for src, want := range map[string]Info{
-		"":                                                  {},
-		"#loc = loc(unknown)\n":                             {},
-		`module @"quoted" {` + "\n}\n":                      {Name: "quoted"},
+		"":                             {},
+		"#loc = loc(unknown)\n":        {},
+		`module @"quoted" {` + "\n}\n": {Name: "quoted"},
 		`builtin.module @b attributes {mhlo.num_replicas = 3} {` + "\n}\n": {Name: "b", NumReplicas: 3},
 		// Not a number: ignored.
 		`module attributes {stablehlo.num_replicas = "x", stablehlo.num_partitions = 2 : i64} {` + "\n}\n": {NumPartitions: 2},
