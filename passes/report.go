@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -102,7 +101,7 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 // and runs across replicas only (no channel), the one group of all replicas
 // that XLA reads an empty list as, when the module says how many there are.
 func implicitGroups(info ir.Info, c *ir.Collective) [][]int64 {
-	if len(c.Groups) > 0 || c.Arc != nil || c.Kind == "collective_permute" || c.Channel > 0 ||
+	if len(c.Groups) > 0 || c.Kind == "collective_permute" || c.Channel > 0 ||
 		c.UseGlobalDeviceIDs || info.NumReplicas < 1 || info.NumPartitions > 1 {
 		return c.Groups
 	}
@@ -129,18 +128,46 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	data = numberList.ReplaceAllFunc(data, func(b []byte) []byte {
-		return whitespace.ReplaceAll(b, nil)
-	})
-	data = append(data, '\n')
+	data = append(compactNumberLists(data), '\n')
 	_, err = w.Write(data)
 	return err
 }
 
-var (
-	numberList = regexp.MustCompile(`\[[-0-9.,\s]*\]`)
-	whitespace = regexp.MustCompile(`\s+`)
-)
+// compactNumberLists writes each array of numbers of indented JSON on one
+// line ("[0,1,2]"), leaving strings as they are (a reason may hold "[0 1]").
+func compactNumberLists(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			j := i + 1
+			for ; j < len(data) && data[j] != '"'; j++ {
+				if data[j] == '\\' {
+					j++
+				}
+			}
+			out = append(out, data[i:min(j+1, len(data))]...)
+			i = j
+			continue
+		case '[':
+			j := i + 1
+			for j < len(data) && strings.IndexByte("-+.,0123456789eE \n\t\r", data[j]) >= 0 {
+				j++
+			}
+			if j < len(data) && data[j] == ']' {
+				for _, c := range data[i : j+1] {
+					if c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+						out = append(out, c)
+					}
+				}
+				i = j
+				continue
+			}
+		}
+		out = append(out, data[i])
+	}
+	return out
+}
 
 // WriteTable writes the report as a table a person can read.
 func (r *Report) WriteTable(w io.Writer) error {
@@ -225,7 +252,8 @@ func shapeString(s []int64) string {
 	return strings.Join(parts, "x")
 }
 
-// groupsString prints groups compactly: "[0 1 2 3]" or "2x[0 1] ..".
+// groupsString prints groups compactly: "{0 1} {2 3}", or the first two and
+// a count: "{0 4} {1 5} ... (4 groups)".
 func groupsString(gs [][]int64) string {
 	if len(gs) == 0 {
 		return "all"
@@ -236,9 +264,9 @@ func groupsString(gs [][]int64) string {
 			parts = append(parts, fmt.Sprintf("... (%d groups)", len(gs)))
 			break
 		}
-		parts = append(parts, strings.Trim(fmt.Sprint(g), "[]"))
+		parts = append(parts, "{"+strings.Trim(fmt.Sprint(g), "[]")+"}")
 	}
-	return "{" + strings.Join(parts, "} {") + "}"
+	return strings.Join(parts, " ")
 }
 
 // HumanBytes prints a byte count with a binary unit ("16 KiB").

@@ -48,6 +48,9 @@ func Lower(s *passes.State) error {
 	if err != nil {
 		return err
 	}
+	if out, err = markRemainders(out, l.remainders); err != nil {
+		return err
+	}
 	s.Module = out
 	return nil
 }
@@ -57,6 +60,41 @@ type lowerer struct {
 	ed        *ir.Editor
 	renamed   map[string]string // "%3#1" -> "%arc0" for packed results split apart
 	rewritten map[*ir.Op]bool   // ops whose whole text is replaced
+	// remainders holds, in source order, the rows of the native all-reduces
+	// that lowerOp printed for the operands of a split op that stay native.
+	remainders [][]*passes.Row
+}
+
+// markRemainders records the native decision on the all-reduces that
+// lowering split off, as on every other native all-reduce, so that a second
+// compile keeps them as they are. They are the all-reduces of out that carry
+// no decision yet, in source order.
+func markRemainders(out *ir.Module, remainders [][]*passes.Row) (*ir.Module, error) {
+	if len(remainders) == 0 {
+		return out, nil
+	}
+	cs, err := out.Collectives()
+	if err != nil {
+		return nil, err
+	}
+	ed := out.Edit()
+	k := 0
+	for _, c := range cs {
+		if c.Kind != "all_reduce" || c.Arc != nil {
+			continue
+		}
+		if k == len(remainders) {
+			return nil, out.Errorf(int(c.Op.Start), "internal error: %s left without a decision", c.Op.Name)
+		}
+		if err := passes.MarkNative(ed, c.Op, remainders[k]); err != nil {
+			return nil, err
+		}
+		k++
+	}
+	if k != len(remainders) {
+		return nil, fmt.Errorf("internal error: %d split all-reduces lost", len(remainders)-k)
+	}
+	return ed.Apply()
 }
 
 // use maps an operand through the renames made so far.
@@ -134,6 +172,7 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 			}
 		}
 		pieces = append(pieces, strings.Join(names, ", ")+" = "+text)
+		l.remainders = append(l.remainders, native)
 	}
 	ed.Replace(op, strings.Join(pieces, "\n"+m.Indent(op)))
 	return nil

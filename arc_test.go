@@ -1,0 +1,325 @@
+package arc_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
+)
+
+// inputs returns every module the tests know: the golden inputs of
+// lowering/testdata and the fixtures of testdata/fixtures, by path.
+func inputs(t *testing.T) map[string][]byte {
+	t.Helper()
+	var paths []string
+	for _, pattern := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir"} {
+		p, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p...)
+	}
+	out := map[string][]byte{}
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".out.mlir") {
+			continue
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = src
+	}
+	if len(out) < 10 {
+		t.Fatalf("found %d input modules; the tests need the testdata of lowering/ and testdata/fixtures", len(out))
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func compile(t *testing.T, name string, src []byte, target string) ([]byte, *passes.Report) {
+	t.Helper()
+	out, rep, err := arc.Compile(name, src, arc.Options{Target: target, CastBF16: true})
+	if err != nil {
+		t.Fatalf("%s for %s: %v", name, target, err)
+	}
+	return out, rep
+}
+
+func TestTargetNoneIsTheIdentity(t *testing.T) {
+	ins := inputs(t)
+	for _, path := range sortedKeys(ins) {
+		out, _ := compile(t, path, ins[path], "none")
+		if !bytes.Equal(out, ins[path]) {
+			t.Errorf("%s: --target none changed the module", path)
+		}
+	}
+}
+
+// TestLoweringIsIdempotent compiles every input for every target, then
+// compiles the result again: nothing may change.
+func TestLoweringIsIdempotent(t *testing.T) {
+	ins := inputs(t)
+	for _, target := range passes.TargetNames() {
+		for _, path := range sortedKeys(ins) {
+			once, _ := compile(t, path, ins[path], target)
+			twice, _ := compile(t, path, once, target)
+			if !bytes.Equal(once, twice) {
+				t.Errorf("%s for %s: a second compile changed the lowered module", path, target)
+			}
+		}
+	}
+}
+
+// TestLoweredModulesVerify re-parses every lowered module and verifies it
+// apart from the pipeline.
+func TestLoweredModulesVerify(t *testing.T) {
+	ins := inputs(t)
+	for _, target := range passes.TargetNames() {
+		for _, path := range sortedKeys(ins) {
+			out, _ := compile(t, path, ins[path], target)
+			m, err := ir.Parse(path, out)
+			if err != nil {
+				t.Errorf("%s for %s: the lowered module does not parse: %v", path, target, err)
+				continue
+			}
+			if err := passes.Verify(m); err != nil {
+				t.Errorf("%s for %s: %v", path, target, err)
+			}
+		}
+	}
+}
+
+// TestInspectReadsTheDecisionsBack checks that the report of a lowered
+// module, read from the module alone (what arc inspect shows), holds the
+// decisions the compile reported. Split multi-operand ops list their
+// operands in a new order, so rows are compared as a set.
+func TestInspectReadsTheDecisionsBack(t *testing.T) {
+	ins := inputs(t)
+	for _, target := range passes.TargetNames() {
+		if target == "none" {
+			continue
+		}
+		for _, path := range sortedKeys(ins) {
+			out, rep := compile(t, path, ins[path], target)
+			m, err := ir.Parse(path, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := passes.NewReport(m, target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got := decisions(recordedReasons(rep)), decisions(back)
+			if !slices.Equal(want, got) {
+				t.Errorf("%s for %s: inspect of the lowered module reads\n%s\nwant\n%s",
+					path, target, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+}
+
+// recordedReasons returns the report with each native row's reason as arc
+// records it on the op: one reason per op, the distinct reasons of its native
+// rows joined by "; ".
+func recordedReasons(r *passes.Report) *passes.Report {
+	joined := map[*ir.Collective][]string{}
+	for _, row := range r.Collectives {
+		if row.Lowering == "native" && !slices.Contains(joined[row.Collective], row.Reason) {
+			joined[row.Collective] = append(joined[row.Collective], row.Reason)
+		}
+	}
+	out := *r
+	out.Collectives = slices.Clone(r.Collectives)
+	for i, row := range out.Collectives {
+		if row.Lowering == "native" {
+			out.Collectives[i].Reason = strings.Join(joined[row.Collective], "; ")
+		}
+	}
+	return &out
+}
+
+// decisions lists each all-reduce row's decision as the module records it:
+// times rounded as arc writes them, the estimate of native rows left out
+// (arc records only why they stay).
+func decisions(r *passes.Report) []string {
+	var out []string
+	for _, row := range r.Collectives {
+		if row.Op != "all_reduce" {
+			continue
+		}
+		s := fmt.Sprintf("%s %v %d %s/%s/%s/%s cast=%v %q", row.DType, row.Shape, row.GroupSize, row.Lowering, row.Codec, row.Algo, row.Link, row.Cast, row.Reason)
+		if row.Lowering != "native" {
+			s += fmt.Sprintf(" est=%.2f native=%.2f", row.EstUS, row.NativeUS)
+		}
+		if row.Lowering == "ring" {
+			s += fmt.Sprintf(" ring=%v hops=%d", row.Ring, row.RingMaxHops)
+		}
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestTPUKeepsGroupMembers checks that ring ordering never moves a device to
+// another group: every op keeps the same groups as sets.
+func TestTPUKeepsGroupMembers(t *testing.T) {
+	ins := inputs(t)
+	for _, target := range passes.TargetNames() {
+		if !strings.HasPrefix(target, "tpu:") {
+			continue
+		}
+		for _, path := range sortedKeys(ins) {
+			m, err := ir.Parse(path, ins[path])
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, err := passes.NewReport(m, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, after := compile(t, path, ins[path], target)
+			if len(before.Collectives) != len(after.Collectives) {
+				t.Fatalf("%s for %s: %d rows became %d", path, target, len(before.Collectives), len(after.Collectives))
+			}
+			for i, row := range after.Collectives {
+				if got, want := members(row.Groups), members(before.Collectives[i].Groups); got != want {
+					t.Errorf("%s for %s: row %d: groups %s became %s", path, target, i, want, got)
+				}
+				if row.Lowering == "ring" && members(row.Ring) != members(before.Collectives[i].Groups) {
+					t.Errorf("%s for %s: row %d: ring %v does not hold the groups %v", path, target, i, row.Ring, before.Collectives[i].Groups)
+				}
+			}
+		}
+	}
+}
+
+// members prints groups as sorted sets in a sorted list.
+func members(groups [][]int64) string {
+	sets := make([]string, len(groups))
+	for i, g := range groups {
+		s := slices.Clone(g)
+		slices.Sort(s)
+		sets[i] = fmt.Sprint(s)
+	}
+	sort.Strings(sets)
+	return strings.Join(sets, " ")
+}
+
+// TestV6e8Rings checks the orders the issue names: an 8-device group on
+// v6e-8 (a 2x4 mesh, ids x-minor) is the 1-hop ring 0,2,4,6,7,5,3,1, and the
+// tp=4 groups of dp=2 x tp=4 are the 1-hop rings of the 2x2 squares.
+func TestV6e8Rings(t *testing.T) {
+	src, err := os.ReadFile("lowering/testdata/sizes_w8.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rep := compile(t, "sizes_w8.mlir", src, "tpu:v6e-8")
+	for _, row := range rep.Collectives {
+		if got := fmt.Sprint(row.Ring); got != "[[0 2 4 6 7 5 3 1]]" || row.RingMaxHops != 1 || row.Lowering != "ring" {
+			t.Fatalf("row %d: %s ring %s, %d hops; want ring [[0 2 4 6 7 5 3 1]], 1 hop", row.Index, row.Lowering, got, row.RingMaxHops)
+		}
+	}
+	src, err = os.ReadFile("lowering/testdata/mesh2d.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, rep := compile(t, "mesh2d.mlir", src, "tpu:v6e-8")
+	tp := rep.Collectives[0] // the all-reduce over "tp"
+	if got := fmt.Sprint(tp.Ring); got != "[[0 1 3 2] [4 5 7 6]]" || tp.RingMaxHops != 1 {
+		t.Errorf("tp groups: ring %s, %d hops; want [[0 1 3 2] [4 5 7 6]], 1 hop", got, tp.RingMaxHops)
+	}
+	// The mesh-axes groups became explicit groups over global device ids.
+	want := `replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, use_global_device_ids}>`
+	if !bytes.Contains(out, []byte(want)) {
+		t.Errorf("the lowered module does not hold %s", want)
+	}
+	if got := rep.Env["LIBTPU_INIT_ARGS"]; got != "--xla_tpu_force_1d_allreduce_at_chunk_count=1" {
+		t.Errorf("LIBTPU_INIT_ARGS = %q", got)
+	}
+}
+
+func TestCompileRejectsBadOptions(t *testing.T) {
+	src, err := os.ReadFile("lowering/testdata/multi_operand.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	usage := []struct {
+		name string
+		opt  arc.Options
+		want string
+	}{
+		{"no target", arc.Options{}, "--target is required"},
+		{"unknown target", arc.Options{Target: "cuda:sxm"}, `unknown target "cuda:sxm"`},
+		{"tpu slice arc does not know", arc.Options{Target: "tpu:v6e-2"}, `unknown target "tpu:v6e-2"`},
+		{"quant", arc.Options{Target: "cuda:nvlink", Quant: "int3"}, `--quant "int3"`},
+		{"force syntax", arc.Options{Target: "cuda:nvlink", Force: []string{"0:oneshot"}}, `--force "0:oneshot": want INDEX=LOWERING[:CODEC]`},
+		{"force lowering", arc.Options{Target: "cuda:nvlink", Force: []string{"0=fast"}}, `unknown lowering "fast"`},
+		{"force codec", arc.Options{Target: "cuda:nvlink", Force: []string{"0=twoshot:int3"}}, `unknown codec "int3"`},
+		{"byte range", arc.Options{Target: "cuda:nvlink", MinBytes: 100, MaxBytes: 10}, "do not make a range"},
+		{"negative bytes", arc.Options{Target: "cuda:nvlink", MinBytes: -1}, "do not make a range"},
+	}
+	for _, c := range usage {
+		_, _, err := arc.Compile("m.mlir", src, c.opt)
+		var ue *arc.UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a usage error containing %q", c.name, err, c.want)
+		}
+	}
+	input := []struct {
+		name string
+		opt  arc.Options
+		want string
+	}{
+		{"force index out of range", arc.Options{Target: "cuda:nvlink", Force: []string{"9=oneshot"}}, "--force 9: the module has 9 collective operand(s)"},
+		{"force an ineligible row", arc.Options{Target: "cuda:nvlink", Force: []string{"3=oneshot"}}, "--force 3=oneshot: 6 bytes is not a multiple of 16"},
+		{"force a ring on a GPU", arc.Options{Target: "cuda:nvlink", Force: []string{"0=ring"}}, "ring is a TPU lowering"},
+		{"force a kernel on a TPU", arc.Options{Target: "tpu:v6e-8", Force: []string{"0=oneshot"}}, "TPU targets lower all-reduces to ring only"},
+		{"missing profile", arc.Options{Target: "cuda:nvlink", Profile: "no/such/profile.json"}, "no/such/profile.json"},
+		{"missing topology", arc.Options{Target: "cuda:nvlink", Topology: "no/such/topology.json"}, "no/such/topology.json"},
+	}
+	for _, c := range input {
+		_, _, err := arc.Compile("m.mlir", src, c.opt)
+		var ue *arc.UsageError
+		if err == nil || errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an input error containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestCompileReportsInputErrorsWhereTheyAre checks that a broken input is
+// reported at its own line and column, as FILE:LINE:COL: message, whatever
+// the target does to the text around it.
+func TestCompileReportsInputErrorsWhereTheyAre(t *testing.T) {
+	src, err := os.ReadFile("lowering/testdata/multi_operand.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := bytes.Replace(src, []byte(`"stablehlo.multiply"(%4#0, %4#0)`), []byte(`"stablehlo.multiply"(%4#0, %9)`), 1)
+	if bytes.Equal(broken, src) {
+		t.Fatal("the fixture changed: nothing to break")
+	}
+	for _, target := range []string{"none", "cuda:nvlink", "rocm:mi300x", "tpu:v6e-8"} {
+		_, _, err := arc.Compile("m.mlir", broken, arc.Options{Target: target})
+		if got, want := fmt.Sprint(err), "m.mlir:30:37: %9 is used but not defined"; got != want {
+			t.Errorf("%s: got %q, want %q", target, got, want)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package lowering_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/lowering/internal/golden"
+)
+
+// targets are the targets every input is lowered for.
+var targets = []string{
+	"none", "cuda:nvlink", "cuda:pcie", "cuda:pcie-nop2p", "cuda:pcie-2numa", "rocm:mi300x", "rocm:mi355x",
+	"tpu:v6e-8", "tpu:v5e-4", "tpu:v5p-8", "tpu:v6e-256",
+}
+
+// variants lower one input for one target with options other than the
+// defaults of `arc compile`.
+var variants = []struct {
+	name, input, target string
+	set                 func(*arc.Options)
+}{
+	{"quant-int8", "sizes_w4", "cuda:nvlink", func(o *arc.Options) { o.Quant = "int8" }},
+	{"quant-int8", "sizes_w4", "rocm:mi300x", func(o *arc.Options) { o.Quant = "int8" }},
+	{"quant-int4", "sizes_w8", "rocm:mi300x", func(o *arc.Options) { o.Quant = "int4" }},
+	{"quant-int4", "sizes_w2", "rocm:mi355x", func(o *arc.Options) { o.Quant = "int4" }},
+	{"quant-int4", "sizes_w2", "cuda:pcie", func(o *arc.Options) { o.Quant = "int4" }},
+	{"quant-fp8", "sizes_w8", "cuda:pcie-2numa", func(o *arc.Options) { o.Quant = "fp8" }},
+	{"quant-fp8", "sizes_w2", "cuda:pcie-nop2p", func(o *arc.Options) { o.Quant = "fp8" }},
+	{"keep-bf16", "sizes_w2", "rocm:mi300x", func(o *arc.Options) { o.CastBF16 = false }},
+	{"bytes", "sizes_w4", "cuda:pcie", func(o *arc.Options) { o.MinBytes, o.MaxBytes = 64<<10, 16<<20 }},
+	{"force", "multi_operand", "cuda:nvlink", func(o *arc.Options) {
+		o.Force = []string{"0=twoshot:int8", "1=native", "2=twoshot", "6=oneshot"}
+	}},
+	{"force", "multi_operand", "rocm:mi300x", func(o *arc.Options) {
+		o.Force = []string{"1=quickreduce:int4", "4=twoshot"}
+	}},
+	{"topology", "groups", "cuda:pcie", func(o *arc.Options) { o.Topology = "testdata/pcie-partial.topology.json" }},
+	{"libtpu", "mesh2d", "tpu:v6e-8", func(o *arc.Options) { o.LibtpuInitArgs = "--xla_dump_to=/tmp/dump" }},
+}
+
+// TestGolden lowers every input for every target (and the variants) and
+// compares the module and the report with NAME.TARGET[.VARIANT].out.mlir and
+// .report.json, TARGET spelled with '-' for ':'.
+func TestGolden(t *testing.T) {
+	made := map[string]bool{}
+	run := func(input, target, variant string, opt arc.Options) {
+		base := input + "." + strings.ReplaceAll(target, ":", "-")
+		if variant != "" {
+			base += "." + variant
+		}
+		t.Run(base, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata", input+".mlir"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, rep, err := arc.Compile(input+".mlir", src, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var js bytes.Buffer
+			if err := rep.WriteJSON(&js); err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, filepath.Join("testdata", base+".out.mlir"), out)
+			golden.Check(t, filepath.Join("testdata", base+".report.json"), js.Bytes())
+		})
+		made[base+".out.mlir"], made[base+".report.json"] = true, true
+	}
+	inputs := Inputs(t)
+	for _, input := range inputs {
+		for _, target := range targets {
+			run(input, target, "", arc.Options{Target: target, CastBF16: true})
+		}
+	}
+	for _, v := range variants {
+		if !slices.Contains(inputs, v.input) {
+			t.Errorf("variant %s: no input testdata/%s.mlir", v.name, v.input)
+		}
+		opt := arc.Options{Target: v.target, CastBF16: true}
+		v.set(&opt)
+		run(v.input, v.target, v.name, opt)
+	}
+
+	// A golden file no case writes is left from a renamed case or input.
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".out.mlir") && !strings.HasSuffix(name, ".report.json") || made[name] {
+			continue
+		}
+		if *golden.Update {
+			os.Remove(filepath.Join("testdata", name))
+			continue
+		}
+		t.Errorf("testdata/%s: no case writes it (go test ./lowering/... -update removes it)", name)
+	}
+}
+
+// Inputs lists the golden inputs: testdata/NAME.mlir, outputs excluded.
+func Inputs(t testing.TB) []string {
+	paths, err := filepath.Glob(filepath.Join("testdata", "*.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range paths {
+		if !strings.HasSuffix(p, ".out.mlir") {
+			names = append(names, strings.TrimSuffix(filepath.Base(p), ".mlir"))
+		}
+	}
+	if len(names) == 0 {
+		t.Fatal("no inputs in testdata")
+	}
+	return names
+}

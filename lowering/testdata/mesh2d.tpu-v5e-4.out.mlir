@@ -1,0 +1,47 @@
+#loc1 = loc("x")
+// A dp=2 x tp=4 program as JAX prints it (Shardy meshes, mesh-axes replica
+// groups): all-reduces over tp, over dp, over both axes, over sub-axes of tp,
+// and over tp of a second mesh whose device order is reversed.
+module @jit_mesh2d attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["dp"=2, "tp"=4]>
+  sdy.mesh @mesh_rev = <["dp"=2, "tp"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
+  func.func public @main(%arg0: tensor<64x1024xf16> loc("x"), %arg1: tensor<4096x1024xbf16>, %arg2: tensor<256xf32>) -> (tensor<64x1024xf16> {jax.result_info = "result[0]"}, tensor<4096x1024xbf16>, tensor<256xf32>) {
+    %0:3 = sdy.manual_computation(%arg0, %arg1, %arg2) in_shardings=[<@mesh, [{"dp"}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>] out_shardings=[<@mesh, [{"dp"}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>] manual_axes={"dp", "tp"} (%arg3: tensor<32x1024xf16>, %arg4: tensor<4096x1024xbf16>, %arg5: tensor<256xf32>) {
+      %1 = "stablehlo.all_reduce"(%arg3) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp">]>, use_global_device_ids}> ({
+      ^bb0(%arg6: tensor<f16>, %arg7: tensor<f16>):
+        %8 = stablehlo.add %arg6, %arg7 : tensor<f16> loc(#loc2)
+        stablehlo.return %8 : tensor<f16> loc(#loc2)
+      }) {arc.lowering = "native", arc.reason = "group [4 5 6 7] does not fit tpu:v5e-4: topology tpu:v5e-4 has no device 4"} : (tensor<32x1024xf16>) -> tensor<32x1024xf16> loc(#loc2)
+      %2 = "stablehlo.all_reduce"(%arg4) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "dp">]>, use_global_device_ids}> ({
+      ^bb0(%arg6: tensor<bf16>, %arg7: tensor<bf16>):
+        %8 = stablehlo.add %arg6, %arg7 : tensor<bf16>
+        stablehlo.return %8 : tensor<bf16>
+      }) {arc.lowering = "native", arc.reason = "group [0 4] does not fit tpu:v5e-4: topology tpu:v5e-4 has no device 4"} : (tensor<4096x1024xbf16>) -> tensor<4096x1024xbf16>
+      %3 = "stablehlo.all_reduce"(%arg5) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "dp">, #stablehlo.axis_ref<name = "tp">]>, use_global_device_ids}> ({
+      ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
+        %8 = stablehlo.add %arg6, %arg7 : tensor<f32>
+        stablehlo.return %8 : tensor<f32>
+      }) {arc.lowering = "native", arc.reason = "group [0 1 2 3 4 5 6 7] does not fit tpu:v5e-4: topology tpu:v5e-4 has no device 4"} : (tensor<256xf32>) -> tensor<256xf32>
+      %4 = "stablehlo.all_reduce"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp", sub_axis_info = (1)2>]>, use_global_device_ids}> ({
+      ^bb0(%arg6: tensor<f16>, %arg7: tensor<f16>):
+        %8 = stablehlo.add %arg6, %arg7 : tensor<f16>
+        stablehlo.return %8 : tensor<f16>
+      }) {arc.lowering = "native", arc.reason = "group [4 6] does not fit tpu:v5e-4: topology tpu:v5e-4 has no device 4"} : (tensor<32x1024xf16>) -> tensor<32x1024xf16>
+      %5 = "stablehlo.all_reduce"(%4) <{channel_handle = #stablehlo.channel_handle<handle = 5, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp", sub_axis_info = (2)2>]>, use_global_device_ids}> ({
+      ^bb0(%arg6: tensor<f16>, %arg7: tensor<f16>):
+        %8 = stablehlo.add %arg6, %arg7 : tensor<f16>
+        stablehlo.return %8 : tensor<f16>
+      }) {arc.lowering = "native", arc.reason = "group [4 5] does not fit tpu:v5e-4: topology tpu:v5e-4 has no device 4"} : (tensor<32x1024xf16>) -> tensor<32x1024xf16>
+      %6 = "stablehlo.all_reduce"(%5) <{channel_handle = #stablehlo.channel_handle<handle = 6, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_rev, axes = [#stablehlo.axis_ref<name = "tp">]>, use_global_device_ids}> ({
+      ^bb0(%arg6: tensor<f16>, %arg7: tensor<f16>):
+        %8 = stablehlo.add %arg6, %arg7 : tensor<f16>
+        stablehlo.return %8 : tensor<f16>
+      }) {arc.lowering = "native", arc.reason = "group [7 6 5 4] does not fit tpu:v5e-4: topology tpu:v5e-4 has no device 4"} : (tensor<32x1024xf16>) -> tensor<32x1024xf16>
+      %7 = stablehlo.multiply %3, %3 : tensor<256xf32>
+      sdy.return %6, %2, %7 : tensor<32x1024xf16>, tensor<4096x1024xbf16>, tensor<256xf32>
+    } : (tensor<64x1024xf16>, tensor<4096x1024xbf16>, tensor<256xf32>) -> (tensor<64x1024xf16>, tensor<4096x1024xbf16>, tensor<256xf32>)
+    return %0#0, %0#1, %0#2 : tensor<64x1024xf16>, tensor<4096x1024xbf16>, tensor<256xf32>
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc2 = loc("jit(step)/psum[axes=(\"tp\",)]"(#loc1))

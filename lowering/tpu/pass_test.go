@@ -1,0 +1,119 @@
+package tpu_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/ir"
+	_ "github.com/arcpass/arc/lowering/internal/golden" // accepts -update, as every test under lowering/ must
+	"github.com/arcpass/arc/lowering/tpu"
+	"github.com/arcpass/arc/passes"
+)
+
+// lower runs the TPU pipeline (analyse, select, lower-tpu, verify) over src.
+func lower(t *testing.T, target, src, libtpuArgs string) (string, *passes.Report) {
+	t.Helper()
+	m, err := ir.ParseString("m.mlir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := passes.ParseTarget(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &passes.State{Module: m, Target: tg, Options: passes.Options{LibtpuInitArgs: libtpuArgs}}
+	p := passes.Pipeline{Passes: []passes.Pass{passes.AnalysePass, passes.SelectPass, tpu.Pass, passes.VerifyPass}}
+	if err := p.Run(s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Module.Src, s.Report
+}
+
+// allReduce is a one-op module over 8 partitions with the given groups
+// attribute (and optional extra attributes).
+func allReduce(groups string) string {
+	return `module @m attributes {mhlo.num_partitions = 8 : i32} {
+  sdy.mesh @mesh = <["dp"=2, "tp"=4]>
+  func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+    %0 = "stablehlo.all_reduce"(%x) <{` + groups + `}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<1024xf32>) -> tensor<1024xf32>
+    return %0 : tensor<1024xf32>
+  }
+}
+`
+}
+
+func TestPassWritesMeshAxesGroupsOutOverGlobalIDs(t *testing.T) {
+	// Without use_global_device_ids, explicit groups would name replicas:
+	// the pass adds it, so that the device ids it writes mean devices.
+	src := allReduce(`channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp">]>`)
+	out, rep := lower(t, "tpu:v6e-8", src, "")
+	want := `replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>}> ({`
+	if !strings.Contains(out, want) {
+		t.Errorf("lowered module lacks %s:\n%s", want, out)
+	}
+	if !strings.Contains(out, "use_global_device_ids = true") {
+		t.Errorf("lowered module does not use global device ids:\n%s", out)
+	}
+	if row := rep.Collectives[0]; row.Lowering != "ring" || row.RingMaxHops != 1 {
+		t.Errorf("row: %s with %d hops, want ring with 1", row.Lowering, row.RingMaxHops)
+	}
+}
+
+func TestPassMergesLibtpuArgs(t *testing.T) {
+	src := allReduce(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`)
+	for _, c := range []struct{ user, want string }{
+		{"", tpu.LibtpuRingFlag},
+		{"--xla_dump_to=/tmp/d", tpu.LibtpuRingFlag + " --xla_dump_to=/tmp/d"},
+		// The user's own setting of the flag wins and is kept as it is.
+		{"--xla_tpu_force_1d_allreduce_at_chunk_count=2", "--xla_tpu_force_1d_allreduce_at_chunk_count=2"},
+	} {
+		_, rep := lower(t, "tpu:v6e-8", src, c.user)
+		if got := rep.Env["LIBTPU_INIT_ARGS"]; got != c.want {
+			t.Errorf("user %q: LIBTPU_INIT_ARGS = %q, want %q", c.user, got, c.want)
+		}
+	}
+}
+
+// TestPassKeepsTheEnvironmentOfALoweredModule: lowering a lowered module
+// again changes nothing and still tells the user the flag its rings need.
+func TestPassKeepsTheEnvironmentOfALoweredModule(t *testing.T) {
+	once, _ := lower(t, "tpu:v6e-8", allReduce(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`), "")
+	twice, rep := lower(t, "tpu:v6e-8", once, "")
+	if twice != once {
+		t.Errorf("second lowering changed the module:\n%s\nwas\n%s", twice, once)
+	}
+	if got := rep.Env["LIBTPU_INIT_ARGS"]; got != tpu.LibtpuRingFlag {
+		t.Errorf("LIBTPU_INIT_ARGS = %q on the lowered module", got)
+	}
+	if row := rep.Collectives[0]; row.Lowering != "ring" || row.RingMaxHops != 1 || len(row.Ring) != 1 || len(row.Ring[0]) != 8 {
+		t.Errorf("row read back: %+v", row)
+	}
+}
+
+// TestPassLeavesNoEnvironmentWithoutRings: no ring, no flag to set.
+func TestPassLeavesNoEnvironmentWithoutRings(t *testing.T) {
+	// Groups of one device stay native.
+	_, rep := lower(t, "tpu:v6e-8", allReduce(`replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>`), "--xla_dump_to=/tmp/d")
+	if len(rep.Env) != 0 {
+		t.Errorf("env %v for a module without rings", rep.Env)
+	}
+}
+
+func TestPassKeepsGroupsThatDoNotFitTheSlice(t *testing.T) {
+	src := allReduce(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`)
+	out, rep := lower(t, "tpu:v5e-4", src, "")
+	row := rep.Collectives[0]
+	if row.Lowering != "native" || !strings.Contains(row.Reason, "does not fit tpu:v5e-4") {
+		t.Errorf("row: %s (%s), want native because the group does not fit", row.Lowering, row.Reason)
+	}
+	if !strings.Contains(out, `replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]>`) {
+		t.Errorf("groups changed:\n%s", out)
+	}
+	if len(rep.Env) != 0 {
+		t.Errorf("env %v without rings", rep.Env)
+	}
+}
