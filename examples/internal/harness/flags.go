@@ -84,13 +84,19 @@ const (
 )
 
 // Main parses args with fs (where the example registered its own flags and
-// f's), then runs m. It returns the process's exit code.
-func Main(fs *pflag.FlagSet, f *Flags, m Model, args []string, stdout, stderr io.Writer) int {
+// f's), then runs m. summary says what the example is, for --help. It returns
+// the process's exit code.
+func Main(fs *pflag.FlagSet, f *Flags, m Model, summary string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s [flags]\n\n%s\n\nflags:\n", fs.Name(), summary)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return ExitOK
 		}
+		fmt.Fprintf(stderr, "%s: %v (--help lists the flags)\n", fs.Name(), err)
 		return ExitUsage
 	}
 	if fs.NArg() != 0 {

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/examples/internal/shipped"
+)
+
+func TestShippedModelIsWhatTheProgramWrites(t *testing.T) { shipped.CheckProgram(t, run) }
+
+func TestShippedModelCompilesForEveryTarget(t *testing.T) { shipped.CheckReports(t) }
+
+func TestShippedModelInspect(t *testing.T) { shipped.CheckInspect(t) }
+
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--ffn", "100", "--tp", "8", "--dump-only", "--dump", "-"}, "--ffn 100 does not split over --tp 8"},
+		{[]string{"--layers", "0"}, "must be positive"},
+	} {
+		var out, errs bytes.Buffer
+		if code := run(tc.args, &out, &errs); code != 2 || !strings.Contains(errs.String(), tc.msg) {
+			t.Errorf("%q: exit %d, %q; want 2 and %q", tc.args, code, errs.String(), tc.msg)
+		}
+	}
+}
+
+// TestDumpOnlySizes: the flags shape the program: 2 blocks of hidden 64 over 4 ranks.
+func TestDumpOnlySizes(t *testing.T) {
+	var out, errs bytes.Buffer
+	args := []string{"--dump-only", "--dump", "-", "--tp", "4", "--layers", "2", "--hidden", "64", "--ffn", "256", "--batch", "2", "--seq", "8"}
+	if code := run(args, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	p := out.String()
+	for _, want := range []string{
+		"module @tpmlp attributes {stablehlo.num_replicas = 4}",
+		"%l1_mlp_w1: tensor<64x64xbf16>", // 256 columns over 4 ranks
+		"%l1_mlp_w2: tensor<64x64xbf16>", // 256 rows over 4 ranks
+		"-> tensor<16x64xbf16>",          // 2x8 tokens, hidden 64
+		"dense<[[0, 1, 2, 3]]>",
+	} {
+		if !strings.Contains(p, want) {
+			t.Errorf("program lacks %q", want)
+		}
+	}
+	if n := strings.Count(p, `"stablehlo.all_reduce"`); n != 2 {
+		t.Errorf("%d all-reduces, want one per block (2)", n)
+	}
+}
