@@ -1,12 +1,15 @@
 package passes
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Profile holds the cost model of one target: for each world size, dtype and
@@ -116,8 +119,13 @@ func LoadProfile(path string) (*Profile, error) {
 		return nil, err
 	}
 	var p Profile
-	if err := json.Unmarshal(data, &p); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields() // a misspelt key would silently change the model
+	if err := dec.Decode(&p); err != nil {
 		return nil, jsonError(path, data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%s: data after the profile", path)
 	}
 	if err := p.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
@@ -159,9 +167,13 @@ func jsonError(path string, data []byte, err error) error {
 	var off int64 = -1
 	switch e := err.(type) {
 	case *json.SyntaxError:
-		off = e.Offset
+		off = e.Offset - 1 // the offset is just after the offending byte
 	case *json.UnmarshalTypeError:
-		off = e.Offset
+		off = valueStart(data, e.Offset) // the offset is just after the value
+	default:
+		if key, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			off = int64(bytes.Index(data, []byte(key)))
+		}
 	}
 	if off < 0 {
 		return fmt.Errorf("%s: %v", path, err)
@@ -175,4 +187,22 @@ func jsonError(path string, data []byte, err error) error {
 		}
 	}
 	return fmt.Errorf("%s:%d:%d: %v", path, line, col, err)
+}
+
+// valueStart steps back from just after a JSON string or literal to its
+// first byte.
+func valueStart(data []byte, end int64) int64 {
+	i := min(end, int64(len(data))) - 1
+	if i < 0 {
+		return 0
+	}
+	if data[i] == '"' {
+		for i--; i > 0 && (data[i] != '"' || data[i-1] == '\\'); i-- {
+		}
+		return max(i, 0)
+	}
+	for i > 0 && !strings.ContainsRune(" \t\r\n,:[{", rune(data[i-1])) {
+		i--
+	}
+	return i
 }

@@ -1,0 +1,462 @@
+package passes_test
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
+	"github.com/arcpass/arc/passes/topology"
+)
+
+const (
+	kib = int64(1) << 10
+	mib = int64(1) << 20
+)
+
+func target(t *testing.T, name string) passes.Target {
+	t.Helper()
+	tg, err := passes.ParseTarget(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+// iota returns the group [from, from+1, ..., from+n-1].
+func iota(from, n int64) []int64 {
+	g := make([]int64, n)
+	for i := range g {
+		g[i] = from + int64(i)
+	}
+	return g
+}
+
+// sum is an all-reduce row summing n bytes of dtype over groups.
+func sum(dtype string, n int64, groups ...[]int64) passes.Row {
+	size := 0
+	for _, g := range groups {
+		size = max(size, len(g))
+	}
+	return passes.Row{Op: "all_reduce", DType: dtype, Bytes: n, Reduction: "sum", Groups: groups, GroupSize: size}
+}
+
+func decide(t *testing.T, tg string, opts passes.Options, row passes.Row) passes.Decision {
+	t.Helper()
+	d, err := passes.Decide(target(t, tg), opts, row)
+	if err != nil {
+		t.Fatalf("%s, %s %d B over %v: %v", tg, row.DType, row.Bytes, row.Groups, err)
+	}
+	return d
+}
+
+// TestEligibility checks every rule that keeps an all-reduce native, and
+// that a row one step inside each rule is lowered.
+func TestEligibility(t *testing.T) {
+	four := iota(0, 4)
+	lowered := &ir.Collective{Arc: &ir.ArcLowering{Lowering: "oneshot"}}
+	partial := mustTopology(t, `{"name": "partial", "devices": [{"id": 0, "node": "a"}, {"id": 1, "node": "a"}, {"id": 2, "node": "a"}, {"id": 3, "node": "a"}, {"id": 4, "node": "b"}, {"id": 5, "node": "b"}],
+		"links": [{"a": 0, "b": 1}, {"a": 0, "b": 2}, {"a": 1, "b": 2}, {"a": 2, "b": 3, "kind": "host"}, {"a": 4, "b": 5}]}`)
+	with := func(row passes.Row, edit func(*passes.Row)) passes.Row { edit(&row); return row }
+	cases := []struct {
+		name   string
+		target string
+		opts   passes.Options
+		row    passes.Row
+		reason string // "" when arc lowers the row
+	}{
+		{"target none", "none", passes.Options{}, sum("f16", 4*kib, four), "target none: the identity pipeline lowers nothing"},
+		{"reduce_scatter", "cuda:nvlink", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Op = "reduce_scatter" }), "arc lowers all-reduces only"},
+		{"lowered before", "cuda:nvlink", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Collective = lowered }), "already lowered by arc"},
+		{"max", "cuda:nvlink", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Reduction = "max" }), "reduction is max: arc's kernels only sum"},
+		{"product on ROCm", "rocm:mi300x", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Reduction = "product" }), "reduction is product: arc's kernels only sum"},
+		{"other", "cuda:pcie", passes.Options{}, with(sum("f32", 4*kib, four), func(r *passes.Row) { r.Reduction = "other" }), "reduction is other: arc's kernels only sum"},
+		{"f64", "cuda:nvlink", passes.Options{}, sum("f64", 4*kib, four), "dtype f64: arc's kernels take f16, bf16 and f32"},
+		{"i32", "rocm:mi355x", passes.Options{}, sum("i32", 4*kib, four), "dtype i32: arc's kernels take f16, bf16 and f32"},
+		{"f8", "cuda:nvlink", passes.Options{}, sum("f8E4M3FN", 4*kib, four), "dtype f8E4M3FN: arc's kernels take f16, bf16 and f32"},
+		{"f16", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, four), ""},
+		{"bf16", "cuda:nvlink", passes.Options{}, sum("bf16", 4*kib, four), ""},
+		{"f32", "cuda:nvlink", passes.Options{}, sum("f32", 4*kib, four), ""},
+		{"dynamic shape", "cuda:nvlink", passes.Options{}, sum("f32", -1, four), "dynamic shape"},
+		{"empty", "cuda:nvlink", passes.Options{}, sum("f32", 0, four), "empty tensor"},
+		{"8 bytes", "cuda:nvlink", passes.Options{}, sum("f16", 8, four), "8 bytes is not a multiple of 16"},
+		{"4104 bytes", "rocm:mi300x", passes.Options{}, sum("f16", 4104, four), "4104 bytes is not a multiple of 16"},
+		{"16 bytes", "cuda:nvlink", passes.Options{}, sum("f16", 16, four), ""},
+		{"below --min-bytes", "cuda:nvlink", passes.Options{MinBytes: 4096}, sum("f16", 4080, four), "below --min-bytes 4096"},
+		{"at --min-bytes", "cuda:nvlink", passes.Options{MinBytes: 4096}, sum("f16", 4096, four), ""},
+		{"at --max-bytes", "cuda:nvlink", passes.Options{MaxBytes: 4096}, sum("f16", 4096, four), ""},
+		{"above --max-bytes", "cuda:nvlink", passes.Options{MaxBytes: 4096}, sum("f16", 4112, four), "above --max-bytes 4096"},
+		{"no groups", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib), "no replica groups, and the module does not say how many replicas the op spans"},
+		{"groups of different sizes", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, iota(0, 2), iota(2, 4)), "groups of different sizes"},
+		{"groups of 1", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, iota(0, 1), iota(1, 1)), "groups of one device: nothing to exchange"},
+		{"groups of 2", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, iota(0, 2), iota(2, 2)), ""},
+		{"groups of 3", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, iota(0, 3)), "group size 3: arc's kernels run on 2, 4 or 8 devices (6 for one-shot)"},
+		{"groups of 4", "rocm:mi300x", passes.Options{}, sum("f16", 4*kib, iota(0, 4), iota(4, 4)), ""},
+		{"groups of 5", "rocm:mi300x", passes.Options{}, sum("f16", 4*kib, iota(0, 5)), "group size 5: arc's kernels run on 2, 4 or 8 devices (6 for one-shot)"},
+		{"groups of 6", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, iota(0, 6)), ""},
+		{"groups of 8", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, iota(0, 8)), ""},
+		{"groups of 16", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, iota(0, 16)), "group size 16: arc's kernels run on 2, 4 or 8 devices (6 for one-shot)"},
+		{"spanning hosts", "cuda:nvlink", passes.Options{}, sum("f16", 4*kib, iota(6, 4)), "group [6 7 8 9] spans hosts of 8 devices"},
+		{"second host", "rocm:mi300x", passes.Options{}, sum("f16", 4*kib, iota(8, 8)), ""},
+		{"topology: peers", "cuda:pcie", passes.Options{Topology: partial}, sum("f16", 4*kib, iota(0, 3)[:2]), ""},
+		{"topology: not fully peer-connected", "cuda:pcie", passes.Options{Topology: partial}, sum("f16", 4*kib, iota(0, 4)), "group [0 1 2 3] is not fully peer-connected: 0 cannot reach 3's memory"},
+		{"topology: through the host", "cuda:pcie", passes.Options{Topology: partial}, sum("f16", 4*kib, []int64{2, 3}), "group [2 3] is not fully peer-connected: 2 cannot reach 3's memory"},
+		{"topology: host-staged target needs no peers", "cuda:pcie-nop2p", passes.Options{Topology: partial}, sum("f16", 4*kib, iota(0, 4)), ""},
+		{"topology: spanning nodes", "cuda:pcie", passes.Options{Topology: partial}, sum("f16", 4*kib, []int64{0, 4}), `group [0 4] spans nodes "a" and "b"`},
+		{"topology: unknown device", "cuda:pcie", passes.Options{Topology: partial}, sum("f16", 4*kib, []int64{4, 6}), "device 6 is not in the topology partial"},
+		{"TPU: max", "tpu:v6e-8", passes.Options{}, with(sum("f32", 4*kib, four), func(r *passes.Row) { r.Reduction = "max" }), ""},
+		{"TPU: i32", "tpu:v6e-8", passes.Options{}, sum("i32", 4*kib, four), ""},
+		{"TPU: 6 bytes", "tpu:v6e-8", passes.Options{}, sum("f16", 6, four), ""},
+		{"TPU: groups of 3", "tpu:v6e-8", passes.Options{}, sum("f32", 4*kib, iota(0, 3)), ""},
+		{"TPU: groups of 1", "tpu:v6e-8", passes.Options{}, sum("f32", 4*kib, iota(0, 1)), "groups of one device: nothing to exchange"},
+		{"TPU: reduce_scatter", "tpu:v6e-8", passes.Options{}, with(sum("f32", 4*kib, four), func(r *passes.Row) { r.Op = "reduce_scatter" }), "arc lowers all-reduces only"},
+	}
+	for _, c := range cases {
+		d := decide(t, c.target, c.opts, c.row)
+		switch {
+		case c.reason == "" && d.Lowering == "native":
+			t.Errorf("%s: native (%s), want a lowering", c.name, d.Reason)
+		case c.reason != "" && (d.Lowering != "native" || d.Reason != c.reason):
+			t.Errorf("%s: %s (%s), want native (%s)", c.name, d.Lowering, d.Reason, c.reason)
+		}
+	}
+}
+
+func mustTopology(t *testing.T, js string) *topology.Topology {
+	t.Helper()
+	topo, err := topology.Parse("t.json", []byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo
+}
+
+// TestThresholdEdges checks the sizes where the built-in profiles change the
+// decision: just below, at and just above one-shot maximums, vLLM's
+// QuickReduce minimums (--quant) and the crossovers where native wins.
+func TestThresholdEdges(t *testing.T) {
+	cases := []struct {
+		why         string
+		target      string
+		quant       string
+		world       int64
+		dtype       string
+		edge        int64
+		below, from string // lowering:codec below the edge, and from it on
+	}{
+		{"one-shot maximum", "cuda:nvlink", "none", 2, "f16", 8*mib + 16, "oneshot:none", "twoshot:fp"},
+		{"one-shot maximum", "cuda:pcie", "none", 2, "bf16", 4*mib + 16, "oneshot:none", "twoshot:fp"},
+		{"one-shot maximum", "cuda:pcie-nop2p", "none", 2, "f16", 2*mib + 16, "oneshot:none", "twoshot:fp"},
+		{"one-shot maximum", "rocm:mi300x", "none", 2, "f16", 8*mib + 16, "oneshot:none", "quickreduce:fp"},
+		{"one-shot maximum", "rocm:mi355x", "none", 2, "f32", 8*mib + 16, "oneshot:none", "quickreduce:fp"},
+		{"vLLM INT8 minimum, fp16 TP4", "rocm:mi300x", "int8", 4, "f16", 16 * mib, "quickreduce:fp", "quickreduce:int8"},
+		{"vLLM INT8 minimum, bf16 TP4", "rocm:mi300x", "int8", 4, "bf16", 64 * mib, "quickreduce:fp", "quickreduce:int8"},
+		{"vLLM INT4 minimum, bf16 TP2", "rocm:mi355x", "int4", 2, "bf16", 8 * mib, "oneshot:none", "quickreduce:int4"},
+		{"vLLM INT4 minimum, fp16 TP8", "rocm:mi300x", "int4", 8, "f16", 2 * mib, "quickreduce:fp", "quickreduce:int4"},
+		{"vLLM INT6 minimum, fp16 TP4", "rocm:mi355x", "int6", 4, "f16", 4 * mib, "quickreduce:fp", "quickreduce:int6"},
+	}
+	for _, c := range cases {
+		opts := passes.Options{Quant: c.quant, CastBF16: true}
+		for _, n := range []int64{c.edge - 16, c.edge, c.edge + 16} {
+			d := decide(t, c.target, opts, sum(c.dtype, n, iota(0, c.world)))
+			want := c.from
+			if n < c.edge {
+				want = c.below
+			}
+			if got := d.Lowering + ":" + d.Codec; got != want {
+				t.Errorf("%s: %s --quant %s, %s x %d at %d B: %s (%s), want %s", c.why, c.target, c.quant, c.dtype, c.world, n, got, d.Reason, want)
+			}
+		}
+	}
+}
+
+// TestBuiltinBounds pins the size bounds the built-in profiles carry: the
+// one-shot maximums and vLLM's QuickReduce minimums per codec (_QR_MIN_SIZE,
+// MB, order INT8, INT6, INT4; FP is left unbounded so that arc's two-shot
+// covers the sizes below it), with arc's fp8 following INT8 and int4r INT4.
+func TestBuiltinBounds(t *testing.T) {
+	for name, want := range map[string]int64{"cuda:nvlink": 8 * mib, "cuda:pcie": 4 * mib, "cuda:pcie-nop2p": 2 * mib, "cuda:pcie-2numa": 2 * mib, "rocm:mi300x": 8 * mib, "rocm:mi355x": 8 * mib} {
+		p := passes.BuiltinProfile(target(t, name))
+		for _, w := range []int{2, 4, 6, 8} {
+			for _, dt := range []string{"f16", "bf16", "f32"} {
+				c, ok := p.Lookup(w, dt, "oneshot")
+				if !ok || c.MaxBytes != want || c.MinBytes != 0 {
+					t.Errorf("%s w%d %s oneshot: %d to %d B, want up to %d", name, w, dt, c.MinBytes, c.MaxBytes, want)
+				}
+				for _, key := range []string{"twoshot:fp", "hier:fp"} {
+					if c, ok := p.Lookup(w, dt, key); ok && (c.MinBytes != 0 || c.Off) {
+						t.Errorf("%s w%d %s %s has a lower bound (%d B, off %v): a dead zone below it", name, w, dt, key, c.MinBytes, c.Off)
+					}
+				}
+			}
+		}
+	}
+	vllm := map[string]map[int][3]int64{ // -1: off
+		"f16":  {2: {2, 2, 1}, 4: {16, 4, 2}, 8: {4, 4, 2}},
+		"bf16": {2: {8, 8, 8}, 4: {64, 64, 16}, 8: {-1, -1, -1}},
+	}
+	for _, name := range []string{"rocm:mi300x", "rocm:mi355x"} {
+		p := passes.BuiltinProfile(target(t, name))
+		for dt, byWorld := range vllm {
+			for w, mb := range byWorld {
+				for i, codecs := range [][]string{{"int8", "fp8"}, {"int6"}, {"int4", "int4r"}} {
+					for _, codec := range codecs {
+						c, ok := p.Lookup(w, dt, "twoshot:"+codec)
+						switch {
+						case !ok:
+							t.Errorf("%s w%d %s: no twoshot:%s", name, w, dt, codec)
+						case mb[i] < 0 && !c.Off:
+							t.Errorf("%s w%d %s twoshot:%s is on; vLLM turns it off", name, w, dt, codec)
+						case mb[i] >= 0 && (c.Off || c.MinBytes != mb[i]*mib):
+							t.Errorf("%s w%d %s twoshot:%s from %d B, want %d MiB", name, w, dt, codec, c.MinBytes, mb[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestProfileBoundsAreInclusive checks the policy's reading of a profile's
+// bounds: MinBytes and MaxBytes are allowed sizes, Off turns a lowering off,
+// and a size no arc kernel may take stays native with the bounds in the reason.
+func TestProfileBoundsAreInclusive(t *testing.T) {
+	prof := &passes.Profile{Target: "cuda:nvlink", Costs: map[string]map[string]map[string]passes.Cost{"4": {"f16": {
+		"native":       {LatencyUS: 100, GBps: 1},
+		"oneshot":      {LatencyUS: 1, GBps: 1000, MinBytes: 64 * kib, MaxBytes: 1 * mib},
+		"twoshot:fp":   {LatencyUS: 2, GBps: 1000, Off: true},
+		"twoshot:int8": {LatencyUS: 2, GBps: 1000, MinBytes: 4 * mib},
+	}}}}
+	opts := passes.Options{Profile: prof, Quant: "int8"}
+	for _, c := range []struct {
+		n      int64
+		want   string
+		reason string
+	}{
+		{64*kib - 16, "native", "no arc kernel fits this size: oneshot needs 64 KiB to 1 MiB, twoshot:fp needs a profile that enables it, twoshot:int8 needs 4 MiB to any size"},
+		{64 * kib, "oneshot", ""},
+		{1 * mib, "oneshot", ""},
+		{1*mib + 16, "native", ""},
+		{4*mib - 16, "native", ""},
+		{4 * mib, "twoshot", ""},
+	} {
+		d := decide(t, "cuda:nvlink", opts, sum("f16", c.n, iota(0, 4)))
+		if d.Lowering != c.want || (c.reason != "" && d.Reason != c.reason) {
+			t.Errorf("%d B: %s (%s), want %s %s", c.n, d.Lowering, d.Reason, c.want, c.reason)
+		}
+	}
+}
+
+// sizes are 16 B to 256 MiB in steps of 2^(1/8), multiples of 16.
+func sizes() []int64 {
+	var out []int64
+	for k := 32; k <= 8*28; k++ {
+		n := int64(math.Pow(2, float64(k)/8)) / 16 * 16
+		if len(out) == 0 || n != out[len(out)-1] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+var gpuTargets = []string{"cuda:nvlink", "cuda:pcie", "cuda:pcie-nop2p", "cuda:pcie-2numa", "rocm:mi300x", "rocm:mi355x"}
+
+// TestNeverSlowerThanNativeAndNoDeadZone walks every GPU target, --quant,
+// dtype, world and size. The profile says which of arc's kernels may run
+// (the options' codecs, within the kernel's size bounds) and what each costs;
+// the choice must be the cheapest of them when it beats native, and native
+// otherwise. So no size is left native while an allowed kernel is estimated
+// faster, and no kernel is chosen that is estimated slower than native.
+func TestNeverSlowerThanNativeAndNoDeadZone(t *testing.T) {
+	for _, name := range gpuTargets {
+		tg := target(t, name)
+		prof := passes.BuiltinProfile(tg)
+		for _, quant := range passes.Quants {
+			opts := passes.Options{Quant: quant, CastBF16: true, Profile: prof} // the built-in profile, built once
+			for _, w := range []int64{2, 4, 6, 8} {
+				for _, dt := range []string{"f16", "bf16", "f32"} {
+					keys := []string{"oneshot", "twoshot:fp", "hier:fp"}
+					if quant != "none" {
+						keys = append(keys, "twoshot:"+quant, "hier:"+quant)
+					}
+					native, _ := prof.Lookup(int(w), dt, "native")
+					for _, n := range sizes() {
+						best, bestKey := native.At(n), "native"
+						for _, key := range keys {
+							c, ok := prof.Lookup(int(w), dt, key)
+							if ok && !c.Off && n >= c.MinBytes && (c.MaxBytes == 0 || n <= c.MaxBytes) && c.At(n) < best {
+								best, bestKey = c.At(n), key
+							}
+						}
+						d, err := passes.Decide(tg, opts, sum(dt, n, iota(0, w)))
+						if err != nil {
+							t.Fatal(err)
+						}
+						where := func() string {
+							return fmt.Sprintf("%s --quant %s, %s x%d, %d B", name, quant, dt, w, n)
+						}
+						if bestKey == "native" {
+							if d.Lowering != "native" {
+								t.Fatalf("%s: %s at %.2f us, native %.2f us: slower than native", where(), d.Lowering, d.EstUS, d.NativeUS)
+							}
+							continue
+						}
+						if d.Lowering == "native" {
+							t.Fatalf("%s: native (%s) while %s is estimated at %.2f us against native %.2f us", where(), d.Reason, bestKey, best, native.At(n))
+						}
+						if d.EstUS != best || d.EstUS >= d.NativeUS {
+							t.Fatalf("%s: %s:%s at %.2f us, but %s is allowed at %.2f us (native %.2f)", where(), d.Algo, d.Codec, d.EstUS, bestKey, best, d.NativeUS)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestNativeCrossovers finds, for every GPU target, dtype and world, the
+// sizes where the cheapest allowed kernel and native trade places, and checks
+// the decision flips exactly there: 16 bytes before, arc's kernel is chosen
+// when it is estimated faster, native when it is not.
+func TestNativeCrossovers(t *testing.T) {
+	flips := 0
+	for _, name := range gpuTargets {
+		opts := passes.Options{Profile: passes.BuiltinProfile(target(t, name))}
+		for _, w := range []int64{2, 4, 6, 8} {
+			for _, dt := range []string{"f16", "bf16", "f32"} {
+				row := func(n int64) passes.Decision { return decide(t, name, opts, sum(dt, n, iota(0, w))) }
+				prev := row(16)
+				for _, n := range sizes()[1:] {
+					d := row(n)
+					if (d.Lowering == "native") == (prev.Lowering == "native") {
+						prev = d
+						continue
+					}
+					// Bisect to the first multiple of 16 on d's side.
+					lo, hi := n/2/16*16, n
+					for hi-lo > 16 {
+						mid := (lo + hi) / 2 / 16 * 16
+						if (row(mid).Lowering == "native") == (d.Lowering == "native") {
+							hi = mid
+						} else {
+							lo = mid
+						}
+					}
+					before, at := row(hi-16), row(hi)
+					for _, x := range []passes.Decision{before, at} {
+						if arc := x.Lowering != "native"; arc != (x.EstUS < x.NativeUS) || arc && x.EstUS >= x.NativeUS {
+							t.Errorf("%s %s x%d: %s at %.3f us, native %.3f us", name, dt, w, x.Lowering, x.EstUS, x.NativeUS)
+						}
+					}
+					if (before.Lowering == "native") == (at.Lowering == "native") {
+						t.Errorf("%s %s x%d: no flip between %d and %d B", name, dt, w, hi-16, hi)
+					}
+					flips++
+					prev = d
+				}
+			}
+		}
+	}
+	if flips == 0 {
+		t.Fatal("no crossover found: the walk is broken")
+	}
+}
+
+func TestForce(t *testing.T) {
+	four := iota(0, 4)
+	force := func(s string) map[int]passes.Force {
+		i, f, err := passes.ParseForce(s)
+		if err != nil {
+			t.Fatalf("ParseForce(%q): %v", s, err)
+		}
+		return map[int]passes.Force{i: f}
+	}
+	ok := []struct {
+		target, force string
+		row           passes.Row
+		want          string // lowering:codec:algo
+	}{
+		{"cuda:nvlink", "0=oneshot", sum("f16", 64*mib, four), "oneshot:none:oneshot"}, // beyond its 8 MiB maximum, and slower than native
+		{"cuda:nvlink", "0=twoshot", sum("f16", 4*kib, four), "twoshot:fp:twoshot"},
+		{"cuda:nvlink", "0=twoshot:int8", sum("f16", 4*kib, four), "twoshot:int8:twoshot"}, // a codec --quant did not allow
+		{"cuda:nvlink", "0=native", sum("f16", 4*kib, four), "native:none:"},
+		{"cuda:pcie", "0=lowprec", sum("bf16", 4*mib, four), "lowprec:fp8:twoshot"},
+		{"cuda:pcie-2numa", "0=lowprec", sum("f16", 4*mib, iota(0, 8)), "lowprec:fp8:hier"},
+		{"cuda:pcie-2numa", "0=twoshot:int4", sum("f16", 4*mib, iota(0, 8)), "twoshot:int4:hier"},
+		{"rocm:mi300x", "0=quickreduce:int4", sum("bf16", 16*kib, four), "quickreduce:int4:twoshot"}, // below vLLM's minimum
+		{"rocm:mi300x", "0=twoshot", sum("f16", 16*kib, four), "quickreduce:fp:twoshot"},
+		{"cuda:nvlink", "0=quickreduce", sum("f16", 16*kib, four), "twoshot:fp:twoshot"}, // the two words name one kernel
+		{"rocm:mi355x", "0=oneshot", sum("f32", 1*mib, iota(0, 6)), "oneshot:none:oneshot"},
+		{"tpu:v6e-8", "0=ring", sum("f32", 4*kib, four), "ring:none:"},
+		{"tpu:v6e-8", "0=native", sum("f32", 4*kib, four), "native:none:"},
+	}
+	for _, c := range ok {
+		d, err := passes.Decide(target(t, c.target), passes.Options{Force: force(c.force)}, c.row)
+		if err != nil {
+			t.Errorf("%s --force %s: %v", c.target, c.force, err)
+			continue
+		}
+		if got := d.Lowering + ":" + d.Codec + ":" + d.Algo; got != c.want {
+			t.Errorf("%s --force %s: %s (%s), want %s", c.target, c.force, got, d.Reason, c.want)
+		}
+		if !strings.HasPrefix(d.Reason, "forced") && c.target != "tpu:v6e-8" { // ring is what TPU targets do anyway
+			t.Errorf("%s --force %s: reason %q does not say it was forced", c.target, c.force, d.Reason)
+		}
+	}
+	fail := []struct {
+		target, force string
+		row           passes.Row
+		want          string
+	}{
+		{"cuda:nvlink", "0=oneshot", sum("f16", 24, four), "--force 0=oneshot: 24 bytes is not a multiple of 16"},
+		{"cuda:nvlink", "0=twoshot", sum("f16", 4*kib, iota(0, 3)), "--force 0=twoshot: group size 3"},
+		{"cuda:nvlink", "0=twoshot", sum("f16", 4*kib, iota(0, 6)), "--force 0=twoshot: no such kernel for cuda:nvlink at world 6"},
+		{"cuda:nvlink", "0=ring", sum("f16", 4*kib, four), "--force 0=ring: ring is a TPU lowering"},
+		{"rocm:mi300x", "0=lowprec", sum("f16", 4*kib, four), "--force 0=lowprec: no such kernel"},
+		{"tpu:v6e-8", "0=oneshot", sum("f16", 4*kib, four), "--force 0=oneshot: TPU targets lower all-reduces to ring only"},
+		{"none", "0=oneshot", sum("f16", 4*kib, four), "--force 0=oneshot: target none"},
+	}
+	for _, c := range fail {
+		_, err := passes.Decide(target(t, c.target), passes.Options{Force: force(c.force)}, c.row)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s --force %s: %v, want an error starting %q", c.target, c.force, err, c.want)
+		}
+	}
+	// A force of another row leaves this one to the policy.
+	d := decide(t, "cuda:nvlink", passes.Options{Force: force("1=native")}, sum("f16", 4*kib, four))
+	if d.Lowering != "oneshot" {
+		t.Errorf("row 0 with a force of row 1: %s", d.Lowering)
+	}
+}
+
+func TestParseForce(t *testing.T) {
+	for s, want := range map[string]passes.Force{
+		"0=oneshot":          {Lowering: "oneshot"},
+		"12=twoshot:int4":    {Lowering: "twoshot", Codec: "int4"},
+		"3=lowprec:fp8":      {Lowering: "lowprec", Codec: "fp8"},
+		"4=quickreduce:int6": {Lowering: "quickreduce", Codec: "int6"},
+		"5=native":           {Lowering: "native"},
+		"6=ring":             {Lowering: "ring"},
+	} {
+		_, got, err := passes.ParseForce(s)
+		if err != nil || got != want {
+			t.Errorf("ParseForce(%q) = %+v, %v; want %+v", s, got, err, want)
+		}
+	}
+	for s, want := range map[string]string{
+		"oneshot":         "want INDEX=LOWERING[:CODEC]",
+		"x=oneshot":       "want INDEX=LOWERING[:CODEC]",
+		"-1=oneshot":      "want INDEX=LOWERING[:CODEC]",
+		"0=":              `unknown lowering ""`,
+		"0=fast":          `unknown lowering "fast"`,
+		"0=twoshot:int3":  `unknown codec "int3"`,
+		"0=twoshot:none":  `unknown codec "none"`,
+		"0=oneshot:int8:": `unknown codec "int8:"`,
+	} {
+		if _, _, err := passes.ParseForce(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseForce(%q): %v, want an error with %q", s, err, want)
+		}
+	}
+}

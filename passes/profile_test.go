@@ -1,0 +1,159 @@
+package passes_test
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/passes"
+)
+
+func TestCostAt(t *testing.T) {
+	points := passes.Cost{Points: [][2]float64{{1000, 10}, {4000, 40}, {8000, 60}}}
+	one := passes.Cost{Points: [][2]float64{{1000, 10}}}
+	linear := passes.Cost{LatencyUS: 5, GBps: 100}
+	for _, c := range []struct {
+		name string
+		cost passes.Cost
+		n    int64
+		want float64
+	}{
+		{"below the first point: latency", points, 10, 10},
+		{"zero bytes", points, 0, 10},
+		{"at a point", points, 4000, 40},
+		{"between points: log-log", points, 2000, 20}, // 10 * 4^(1/2)
+		{"between points: log-log, off-centre", points, 5000, 40 * math.Pow(1.5, math.Log(1.25)/math.Log(2))},
+		{"at the last point", points, 8000, 60},
+		{"above the last point: the last rate", points, 16000, 100}, // 60 + 8000 * (20/4000)
+		{"one point: below", one, 500, 10},
+		{"one point: above, through the origin", one, 3000, 30},
+		{"latency plus bytes over bandwidth", linear, 1_000_000, 15}, // 5 + 1e6 B / 100 GB/s
+		{"latency alone", linear, 0, 5},
+	} {
+		if got := c.cost.At(c.n); math.Abs(got-c.want) > 1e-9*c.want {
+			t.Errorf("%s: At(%d) = %g, want %g", c.name, c.n, got, c.want)
+		}
+	}
+	if got := (passes.Cost{}).At(1000); !math.IsInf(got, 1) {
+		t.Errorf("a cost with neither points nor bandwidth: At = %g, want +Inf", got)
+	}
+	// A measured curve that falls at its end does not make larger sizes faster.
+	falling := passes.Cost{Points: [][2]float64{{1000, 50}, {2000, 40}}}
+	if got := falling.At(100000); got != 40 {
+		t.Errorf("falling curve above its last point: %g, want 40", got)
+	}
+}
+
+func TestProfileLookup(t *testing.T) {
+	p := &passes.Profile{Costs: map[string]map[string]map[string]passes.Cost{
+		"2": {"f16": {"native": {GBps: 1}, "oneshot": {GBps: 2}}},
+		"8": {"f16": {"native": {GBps: 8}}, "f32": {"native": {GBps: 32}}},
+	}}
+	for _, c := range []struct {
+		world       int
+		dtype, key  string
+		ok          bool
+		wantGBps    float64
+		explanation string
+	}{
+		{2, "f16", "oneshot", true, 2, "exact"},
+		{8, "f32", "native", true, 32, "exact"},
+		{8, "bf16", "native", true, 8, "an unlisted dtype falls back to f16"},
+		{3, "f16", "native", true, 1, "the nearest world: 2"},
+		{6, "f16", "native", true, 8, "the nearest world: 8"},
+		{5, "f16", "native", true, 1, "a tie goes to the smaller world"},
+		{8, "f16", "oneshot", false, 0, "a lowering the world does not list"},
+	} {
+		got, ok := p.Lookup(c.world, c.dtype, c.key)
+		if ok != c.ok || got.GBps != c.wantGBps {
+			t.Errorf("Lookup(%d, %s, %s) = %+v, %v (%s)", c.world, c.dtype, c.key, got, ok, c.explanation)
+		}
+	}
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadProfile(t *testing.T) {
+	path := writeFile(t, "p.json", `{
+  "target": "cuda:nvlink",
+  "source": "a test",
+  "costs": {
+    "4": {"f16": {
+      "native": {"points": [[4096, 20], [1048576, 30]]},
+      "oneshot": {"latency_us": 5, "gbps": 100, "max_bytes": 65536},
+      "twoshot:fp": {"off": true}
+    }}
+  }
+}`)
+	p, err := passes.LoadProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := p.Lookup(4, "f16", "oneshot")
+	if p.Target != "cuda:nvlink" || p.Source != "a test" || !ok || c.MaxBytes != 65536 || c.GBps != 100 {
+		t.Fatalf("loaded %+v", p)
+	}
+	// The policy runs on the loaded profile: 64 KiB may take the one-shot
+	// kernel, 64 KiB + 16 may not (and two-shot is off).
+	opts := passes.Options{Profile: p}
+	if d := decide(t, "cuda:nvlink", opts, sum("f16", 64*kib, iota(0, 4))); d.Lowering != "oneshot" {
+		t.Errorf("64 KiB: %s (%s)", d.Lowering, d.Reason)
+	}
+	if d := decide(t, "cuda:nvlink", opts, sum("f16", 64*kib+16, iota(0, 4))); d.Lowering != "native" {
+		t.Errorf("64 KiB + 16: %s (%s)", d.Lowering, d.Reason)
+	}
+}
+
+func TestLoadProfileErrors(t *testing.T) {
+	for _, c := range []struct{ name, content, want string }{
+		{"syntax", "{\n  \"costs\": {,}\n}", ":2:13: invalid character ','"},
+		{"type", "{\n  \"costs\": {\"2\": {\"f16\": {\"native\": {\"gbps\": \"fast\"}}}}\n}", `:2:46: json: cannot unmarshal string into Go struct field Cost.costs.gbps of type float64`},
+		{"unknown key", "{\n  \"costs\": {\"2\": {\"f16\": {\"native\": {\"gbps\": 1, \"latency\": 3}}}}\n}", `:2:49: json: unknown field "latency"`},
+		{"trailing data", `{"costs": {"2": {"f16": {"native": {"gbps": 1}}}}} {}`, ": data after the profile"},
+		{"no costs", `{"target": "cuda:nvlink"}`, ": profile has no costs"},
+		{"bad world", `{"costs": {"two": {"f16": {"native": {"gbps": 1}}}}}`, `: costs: world "two" is not a positive integer`},
+		{"no native", `{"costs": {"2": {"f16": {"oneshot": {"gbps": 1}}}}}`, `: costs[2][f16]: no "native" cost to compare with`},
+		{"no curve", `{"costs": {"2": {"f16": {"native": {"latency_us": 4}}}}}`, `: costs[2][f16][native]: needs points or gbps`},
+		{"unsorted points", `{"costs": {"2": {"f16": {"native": {"points": [[100, 1], [50, 2]]}}}}}`, `: costs[2][f16][native]: points must have positive sizes and times, sizes increasing`},
+	} {
+		path := writeFile(t, "p.json", c.content)
+		_, err := passes.LoadProfile(path)
+		if err == nil || err.Error() != path+c.want && !strings.HasPrefix(err.Error(), path+c.want) {
+			t.Errorf("%s: %v, want %s%s", c.name, err, path, c.want)
+		}
+	}
+	if _, err := passes.LoadProfile(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestBuiltinProfilesCheck: every target with arc kernels has a usable
+// built-in profile with a native cost for every world and dtype it lists.
+func TestBuiltinProfilesCheck(t *testing.T) {
+	for _, name := range passes.TargetNames() {
+		p := passes.BuiltinProfile(target(t, name))
+		isGPU := strings.HasPrefix(name, "cuda:") || strings.HasPrefix(name, "rocm:")
+		if (p != nil) != isGPU {
+			t.Errorf("%s: built-in profile %v", name, p != nil)
+			continue
+		}
+		if p == nil {
+			continue
+		}
+		if err := p.Check(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if p.Target != name || p.Source == "" {
+			t.Errorf("%s: profile for %q from %q", name, p.Target, p.Source)
+		}
+	}
+}

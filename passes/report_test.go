@@ -1,0 +1,247 @@
+package passes_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
+)
+
+func report(t *testing.T, src string) *passes.Report {
+	t.Helper()
+	m, err := ir.ParseString("m.mlir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := passes.NewReport(m, "cuda:nvlink")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestNewReportListsEveryOperand(t *testing.T) {
+	r := report(t, verifyModule)
+	if r.Target != "cuda:nvlink" || r.Module != "m" || len(r.Env) != 0 {
+		t.Errorf("report header: %+v", r)
+	}
+	var got []string
+	for _, row := range r.Collectives {
+		got = append(got, fmt.Sprintf("%d %s L%d #%d %s %v %d %s %v %d %s/%s", row.Index, row.Op, row.Line, row.Operand, row.DType, row.Shape, row.Bytes, row.Reduction, row.Groups, row.GroupSize, row.Lowering, row.Codec))
+	}
+	want := []string{
+		"0 all_reduce L3 #0 f32 [16] 64 sum [[0 1]] 2 /",
+		"1 all_reduce L3 #1 f32 [16] 64 sum [[0 1]] 2 /",
+		"2 all_reduce L9 #0 f32 [16] 64 sum [[0 1]] 2 oneshot/none", // arc's call, read back
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestImplicitGroups: an op without replica groups reduces over all replicas
+// when it runs across replicas only; otherwise arc leaves its groups unknown.
+func TestImplicitGroups(t *testing.T) {
+	op := func(attrs string) string {
+		return `  func.func @main(%x: tensor<16xf32>) -> tensor<16xf32> {
+    %0 = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    })` + attrs + ` : (tensor<16xf32>) -> tensor<16xf32>
+    "func.return"(%0) : (tensor<16xf32>) -> ()
+  }
+}
+`
+	}
+	for _, c := range []struct {
+		name, module, attrs string
+		want                string
+	}{
+		{"no attribute", `module @m attributes {stablehlo.num_replicas = 4 : i64} {`, ``, "[[0 1 2 3]]"},
+		{"an empty list", `module @m attributes {mhlo.num_replicas = 3 : i32} {`, ` {replica_groups = dense<> : tensor<0x0xi64>}`, "[[0 1 2]]"},
+		{"arc's native mark", `module @m attributes {stablehlo.num_replicas = 2 : i64} {`, ` {arc.lowering = "native", arc.reason = "x"}`, "[[0 1]]"},
+		{"replica count unknown", `module @m {`, ``, "[]"},
+		{"partitions too", `module @m attributes {mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 2 : i32} {`, ``, "[]"},
+		{"a channel", `module @m attributes {stablehlo.num_replicas = 4 : i64} {`, ` {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}`, "[]"},
+		{"explicit groups", `module @m attributes {stablehlo.num_replicas = 4 : i64} {`, ` {replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>}`, "[[0 2] [1 3]]"},
+	} {
+		r := report(t, c.module+"\n"+op(c.attrs))
+		row := r.Collectives[0]
+		if got := fmt.Sprint(row.Groups); got != c.want || row.GroupSize != groupSize(row.Groups) {
+			t.Errorf("%s: groups %s of size %d, want %s", c.name, got, row.GroupSize, c.want)
+		}
+	}
+}
+
+func groupSize(gs [][]int64) int {
+	n := 0
+	for _, g := range gs {
+		n = max(n, len(g))
+	}
+	return n
+}
+
+// TestReportJSONSchema checks the keys of the JSON report, which arc compile
+// --report and arc inspect --json share: every row has the schema's keys;
+// kernel details, native estimates and TPU rings appear where they apply.
+func TestReportJSONSchema(t *testing.T) {
+	r := report(t, verifyModule)
+	r.Collectives[0].Lowering, r.Collectives[0].Codec, r.Collectives[0].Reason = "native", "none", "group [0 1] is fine"
+	r.Collectives[1].Lowering, r.Collectives[1].Ring, r.Collectives[1].RingMaxHops = "ring", [][]int64{{0, 1}}, 1
+	r.Collectives[2].EstUS, r.Collectives[2].NativeUS = 7.5, 20.25
+	r.Env["LIBTPU_INIT_ARGS"] = "--x=1"
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("%v:\n%s", err, buf.String())
+	}
+	if got := keys(doc); got != "collectives env module target" {
+		t.Errorf("report keys: %s", got)
+	}
+	base := "bytes codec dtype est_us group_size groups index line lowering op operand reason reduction shape"
+	rows := doc["collectives"].([]any)
+	for i, want := range []string{
+		base,
+		base + " ring ring_max_hops",
+		"algo " + base + " link native_us",
+	} {
+		if got := keys(rows[i].(map[string]any)); got != sortWords(want) {
+			t.Errorf("row %d keys:\n%s\nwant\n%s", i, got, sortWords(want))
+		}
+	}
+	// Number lists sit on one line; strings keep their spaces.
+	for _, want := range []string{`"shape": [16],`, `"groups": [` + "\n        [0,1]\n      ],", `"reason": "group [0 1] is fine"`, `"ring": [` + "\n        [0,1]\n      ],"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("JSON lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+func keys(m map[string]any) string {
+	var k []string
+	for key := range m {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return strings.Join(k, " ")
+}
+
+func sortWords(s string) string {
+	w := strings.Fields(s)
+	sort.Strings(w)
+	return strings.Join(w, " ")
+}
+
+func TestReportTable(t *testing.T) {
+	r := report(t, verifyModule)
+	r.Collectives[0].Lowering, r.Collectives[0].Codec, r.Collectives[0].Reason = "native", "none", "12 bytes is not a multiple of 16"
+	r.Collectives[1].Lowering, r.Collectives[1].Codec, r.Collectives[1].EstUS, r.Collectives[1].NativeUS = "twoshot", "int8", 12.34, 40
+	r.Env["LIBTPU_INIT_ARGS"] = "--x=1"
+	var buf bytes.Buffer
+	if err := r.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	if lines[0] != "module m, target cuda:nvlink: 3 collective operand(s)" {
+		t.Errorf("title: %q", lines[0])
+	}
+	for _, want := range [][]string{
+		{"#", "op", "line", "dtype", "shape", "bytes", "reduce", "ranks", "groups", "lowering", "codec", "est", "us", "why"},
+		{"0", "all_reduce[0]", "3", "f32", "16", "64", "B", "sum", "2", "{0", "1}", "native", "none", "-", "12", "bytes", "is", "not", "a", "multiple", "of", "16"},
+		{"1", "all_reduce[1]", "3", "f32", "16", "64", "B", "sum", "2", "{0", "1}", "twoshot", "int8", "12.3", "(native", "40.0)"},
+		{"2", "all_reduce", "9", "f32", "16", "64", "B", "sum", "2", "{0", "1}", "oneshot", "none", "-"},
+	} {
+		if !slices.ContainsFunc(lines, func(l string) bool { return slices.Equal(strings.Fields(l), want) }) {
+			t.Errorf("no line %q in\n%s", strings.Join(want, " "), buf.String())
+		}
+	}
+	for _, want := range []string{"\nlowerings:\n  native ", "\n  oneshot ", "\n  twoshot ", "\nenvironment the program needs:\n  LIBTPU_INIT_ARGS=\"--x=1\"\n"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, buf.String())
+		}
+	}
+	// Every column lines up: the header's words start where the rows' do.
+	at := strings.Index(lines[1], "lowering")
+	for _, l := range lines[2:5] {
+		if len(l) <= at || l[at-1] != ' ' || l[at] == ' ' {
+			t.Errorf("lowering column not at %d in %q", at, l)
+		}
+	}
+}
+
+func TestGroupsInTables(t *testing.T) {
+	r := report(t, verifyModule)
+	r.Collectives = r.Collectives[:1]
+	for groups, want := range map[string]string{
+		"[]":                            "all",
+		"[[0 1]]":                       "{0 1}",
+		"[[0 1] [2 3] [4 5]]":           "{0 1} {2 3} {4 5}",
+		"[[0 4] [1 5] [2 6] [3 7]]":     "{0 4} {1 5} ... (4 groups)",
+		"[[0] [1] [2] [3] [4] [5] [6]]": "{0} {1} ... (7 groups)",
+	} {
+		var gs [][]int64
+		for _, g := range strings.Split(strings.Trim(groups, "[]"), "] [") {
+			var ids []int64
+			for _, f := range strings.Fields(g) {
+				var id int64
+				fmt.Sscan(f, &id)
+				ids = append(ids, id)
+			}
+			if ids != nil {
+				gs = append(gs, ids)
+			}
+		}
+		r.Collectives[0].Groups = gs
+		var buf bytes.Buffer
+		r.WriteTable(&buf)
+		if !strings.Contains(buf.String(), "  "+want+"  ") {
+			t.Errorf("groups %s: table lacks %q:\n%s", groups, want, buf.String())
+		}
+	}
+}
+
+func TestHumanBytes(t *testing.T) {
+	for n, want := range map[int64]string{-1: "?", 0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 1<<20 - 16: "1024 KiB", 1 << 20: "1 MiB", 3 << 29: "1.5 GiB"} {
+		if got := passes.HumanBytes(n); got != want {
+			t.Errorf("HumanBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestParseTarget(t *testing.T) {
+	names := passes.TargetNames()
+	if len(names) != 24 {
+		t.Errorf("%d targets: %v", len(names), names)
+	}
+	for _, name := range names {
+		tg, err := passes.ParseTarget(name)
+		if err != nil || tg.Name != name || tg.Platform+":"+tg.Variant != name && name != "none" {
+			t.Errorf("ParseTarget(%q) = %+v, %v", name, tg, err)
+		}
+		wantNode, wantLink := 0, ""
+		switch {
+		case name == "cuda:pcie-nop2p":
+			wantNode, wantLink = 8, "host"
+		case strings.HasPrefix(name, "cuda:"), strings.HasPrefix(name, "rocm:"):
+			wantNode, wantLink = 8, "peer"
+		}
+		if tg.NodeSize != wantNode || tg.Link != wantLink {
+			t.Errorf("%s: node size %d, link %q; want %d, %q", name, tg.NodeSize, tg.Link, wantNode, wantLink)
+		}
+	}
+	for _, bad := range []string{"", "cuda", "cuda:", "cuda:sxm", "tpu:v6e-2", "tpu:v5p-16", "TPU:v6e-8", "rocm:mi250"} {
+		if _, err := passes.ParseTarget(bad); err == nil || !strings.Contains(err.Error(), "unknown target") {
+			t.Errorf("ParseTarget(%q): %v", bad, err)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package passes_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
+)
+
+// verifyModule is a valid module; each case of TestVerifyRejects breaks it
+// in one place.
+const verifyModule = `module @m {
+  func.func @main(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+    %0:2 = "stablehlo.all_reduce"(%x, %y) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<16xf32>, tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
+    %1 = stablehlo.add %0#0, %0#1 : tensor<16xf32>
+    %2 = "stablehlo.custom_call"(%1) {api_version = 4 : i32, backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true} : (tensor<16xf32>) -> tensor<16xf32>
+    "func.return"(%1, %2) : (tensor<16xf32>, tensor<16xf32>) -> ()
+  }
+}
+`
+
+func TestVerifyAcceptsAValidModule(t *testing.T) {
+	m, err := ir.ParseString("m.mlir", verifyModule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := passes.Verify(m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVerifyRejects(t *testing.T) {
+	for _, c := range []struct{ name, old, new, want string }{
+		{"undefined use", `stablehlo.add %0#0, %0#1`, `stablehlo.add %0#0, %9`,
+			"m.mlir:8:30: %9 is used but not defined"},
+		{"use of a region's value outside it", `"func.return"(%1, %2)`, `"func.return"(%s, %2)`,
+			"m.mlir:10:19: %s is used but not defined"},
+		{"double definition", `%2 = "stablehlo.custom_call"`, `%1 = "stablehlo.custom_call"`,
+			"m.mlir:9:5: %1 is defined twice (first at 8:5)"},
+		{"block argument defined twice", `^bb0(%a: tensor<f32>, %b: tensor<f32>)`, `^bb0(%a: tensor<f32>, %a: tensor<f32>)`,
+			"m.mlir:4:27: %a is defined twice (first at 4:10)"},
+		{"result number out of range", `stablehlo.add %0#0, %0#1`, `stablehlo.add %0#0, %0#5`,
+			"m.mlir:8:30: %0#5: %0 has 2 result(s)"},
+		{"more results than types", `%2 = "stablehlo.custom_call"`, `%2, %3 = "stablehlo.custom_call"`,
+			"m.mlir:9:5: stablehlo.custom_call defines 2 result(s) but its type has 1"},
+		{"more operands than types", `"func.return"(%1, %2) : (tensor<16xf32>, tensor<16xf32>)`, `"func.return"(%1, %2, %1) : (tensor<16xf32>, tensor<16xf32>)`,
+			"m.mlir:10:5: func.return takes 3 operand(s) but its type has 2"},
+		{"all-reduce result type", `-> (tensor<16xf32>, tensor<16xf32>)
+    %1`, `-> (tensor<16xf32>, tensor<16xf16>)
+    %1`, "m.mlir:3:5: stablehlo.all_reduce: operand 1 is tensor<16xf32> but result 1 is tensor<16xf16>"},
+		{"all-reduce result count", `(tensor<16xf32>, tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
+    %1`, `(tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+    %1`, "m.mlir:3:5: stablehlo.all_reduce defines 2 result(s) but its type has 1"},
+		{"arc's call changes the type", `: (tensor<16xf32>) -> tensor<16xf32>
+    "func.return"`, `: (tensor<16xf32>) -> tensor<8xf32>
+    "func.return"`, "m.mlir:9:5: stablehlo.custom_call: operand 0 is tensor<16xf32> but result 0 is tensor<8xf32>"},
+	} {
+		src := strings.Replace(verifyModule, c.old, c.new, 1)
+		if src == verifyModule {
+			t.Fatalf("%s: %q is not in the module", c.name, c.old)
+		}
+		m, err := ir.ParseString("m.mlir", src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		err = passes.Verify(m)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %s", c.name, err, c.want)
+		}
+		if _, positioned := err.(*ir.Error); !positioned {
+			t.Errorf("%s: %T is not a positioned error", c.name, err)
+		}
+	}
+}
