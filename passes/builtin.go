@@ -189,7 +189,7 @@ func BuiltinProfile(t Target) *Profile {
 		for _, dt := range []string{"f16", "bf16", "f32"} {
 			p.Costs["2"][dt]["native"] = Cost{Points: h200}
 		}
-		return p
+		return withTuned(p) // measured costs from passes/profiles/, when a tune run left some
 	case "cuda:pcie":
 		return machine{
 			target: t.Name, source: "estimate: PCIe Gen4 x16 peer-to-peer (22 GB/s per direction), L40S-class memory",
@@ -206,7 +206,7 @@ func BuiltinProfile(t Target) *Profile {
 		for _, dt := range []string{"f16", "bf16", "f32"} {
 			p.Costs["2"][dt]["native"] = Cost{Points: nop2p}
 		}
-		return p
+		return withTuned(p)
 	case "cuda:pcie-2numa":
 		return machine{
 			target: t.Name, source: "estimate: 2 NUMA nodes x 4 GPUs behind PCIe Gen4 switches (22 GB/s inside, 12 GB/s across)",

@@ -1,0 +1,215 @@
+//go:build cgo
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
+
+	"github.com/arcpass/arc/runtime/bench"
+)
+
+func init() {
+	register("bench", "time arc's all-reduce lowerings against native on this machine's GPUs", runBench)
+}
+
+func runBench(args []string, io stdio) int {
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	fs.SetOutput(io.err)
+	var f sweepFlags
+	f.add(fs, bench.Lowerings)
+	var csvPath, plotPath string
+	fs.StringVar(&csvPath, "csv", "", "write every measurement to `FILE.csv`")
+	fs.StringVar(&plotPath, "plot", "", "draw time and speedup against size into `FILE` (.png or .svg)")
+	fs.Usage = func() {
+		fmt.Fprintln(io.err, "usage: arc bench [flags]")
+		fmt.Fprint(io.err, `
+Times one all-reduce per size, dtype and lowering on this machine's GPUs, with
+native (XLA/NCCL) measured in the same process and run, and prints a table of
+microseconds (rows: sizes; columns: lowerings) with auto's speedup over native.
+
+--level xla: each lowering's time is that of an XLA program chaining --chain
+all-reduces minus a control program doing the same work without them, over
+--chain; median of --reps runs. Programs are lowered by arc (--force on every
+all-reduce; auto: arc's policy) and compiled through arc's PJRT proxy.
+--level kernel: arc's C API and NCCL timed directly with CUDA events by arc's
+kernel benchmark program (--kbench); auto is what arc's policy picks per size.
+--link host: peer access off, arc on its host-staged path, NCCL with
+NCCL_P2P_DISABLE=1.
+
+Needs a GPU machine, arc built with cgo, libarc_gpu.so (make gpu; --gpu-lib or
+ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN).
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(io.err, "arc bench: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	var plotFormat string
+	if plotPath != "" {
+		var err error
+		if plotFormat, err = bench.PlotFormat(plotPath); err != nil {
+			fmt.Fprintf(io.err, "arc bench: %v\n", err)
+			return exitUsage
+		}
+	}
+	plan, err := f.plan()
+	if err != nil {
+		fmt.Fprintf(io.err, "arc bench: %v\n", err)
+		return exitUsage
+	}
+	rs, err := f.measure(plan, io)
+	if err != nil {
+		failed(io, err)
+		return exitInput
+	}
+	bench.WriteTable(io.out, rs)
+	if csvPath != "" {
+		if err := writeFileAtomic(csvPath, func(w *os.File) error { return bench.WriteCSV(w, rs) }); err != nil {
+			failed(io, err)
+			return exitInput
+		}
+	}
+	if plotPath != "" {
+		if err := writeFileAtomic(plotPath, func(w *os.File) error { return bench.WritePlot(w, rs, plotFormat) }); err != nil {
+			failed(io, err)
+			return exitInput
+		}
+	}
+	return measuredExit(rs, io)
+}
+
+// failed prints an error from the runtime, whose messages may already say "arc: ".
+func failed(io stdio, err error) {
+	fmt.Fprintf(io.err, "arc: %s\n", strings.TrimPrefix(err.Error(), "arc: "))
+}
+
+// measuredExit fails the command when nothing could be measured.
+func measuredExit(rs []bench.Result, io stdio) int {
+	for _, r := range rs {
+		if r.OK() {
+			return exitOK
+		}
+	}
+	fmt.Fprintln(io.err, "arc: every measurement failed (see failures above)")
+	return exitInput
+}
+
+// sweepFlags are the flags bench and tune share: what to measure, where and how.
+type sweepFlags struct {
+	level, link, target, quant, profile string
+	sizes, dtypes, lowerings            string
+	plugin, gpuLib, kbench              string
+	gpus, chain, reps, warmup, jobs     int
+	quiet                               bool
+}
+
+func (f *sweepFlags) add(fs *pflag.FlagSet, lowerings []bench.Lowering) {
+	names := make([]string, len(lowerings))
+	for i, l := range lowerings {
+		names[i] = string(l)
+	}
+	fs.StringVar(&f.level, "level", "xla", "what to time: xla (all-reduces inside XLA programs) or kernel (arc's C API and NCCL)")
+	fs.StringVar(&f.link, "link", "peer", "peer (GPUs read each other's memory) or host (peer access off: host-staged arc, NCCL_P2P_DISABLE=1)")
+	fs.StringVar(&f.target, "target", "", "arc target the lowerings are compiled for (default cuda:nvlink, or cuda:pcie-nop2p with --link host)")
+	fs.StringVar(&f.sizes, "sizes", "4K:256M", "bytes per rank: a range of powers of two (`LO:HI`) or a list (4K,1M,64M)")
+	fs.StringVar(&f.dtypes, "dtypes", "f16,bf16", "element types (f16, bf16, f32)")
+	fs.StringVar(&f.lowerings, "lowerings", strings.Join(names, ","), "lowerings to time (native, oneshot, twoshot:CODEC, lowprec:fp8, auto)")
+	fs.StringVar(&f.quant, "quant", "none", "the codec auto may use (arc compile --quant)")
+	fs.StringVar(&f.profile, "profile", "", "cost profile auto uses (`FILE.json`; default: the target's built-in one)")
+	fs.StringVar(&f.plugin, "plugin", "", "the CUDA PJRT plugin (`FILE.so`; default ARC_PJRT_PLUGIN, then go-xla's cuda plugin)")
+	fs.StringVar(&f.gpuLib, "gpu-lib", "", "arc's kernels, libarc_gpu.so (default ARC_GPU_LIB, then beside arc)")
+	fs.StringVar(&f.kbench, "kbench", "build/kbench", "arc's kernel benchmark program, for --level kernel (make kbench)")
+	fs.IntVar(&f.gpus, "gpus", 0, "ranks, one per GPU (default every GPU)")
+	fs.IntVar(&f.chain, "chain", 20, "all-reduces per chained program (K)")
+	fs.IntVar(&f.reps, "reps", 20, "timed runs per measurement; the median is reported (R)")
+	fs.IntVar(&f.warmup, "warmup", 3, "untimed runs before the timed ones")
+	fs.IntVar(&f.jobs, "jobs", 8, "programs compiled at once")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar")
+}
+
+func (f *sweepFlags) plan() (bench.Plan, error) {
+	if f.level != "xla" && f.level != "kernel" {
+		return bench.Plan{}, fmt.Errorf("--level %q: want xla or kernel", f.level)
+	}
+	if f.link != "peer" && f.link != "host" {
+		return bench.Plan{}, fmt.Errorf("--link %q: want peer or host", f.link)
+	}
+	if f.gpus < 0 {
+		return bench.Plan{}, fmt.Errorf("--gpus %d: want a positive count (or 0 for every GPU)", f.gpus)
+	}
+	sizes, err := bench.ParseSizes(f.sizes)
+	if err != nil {
+		return bench.Plan{}, fmt.Errorf("--sizes: %v", err)
+	}
+	lows, err := bench.ParseLowerings(f.lowerings)
+	if err != nil {
+		return bench.Plan{}, fmt.Errorf("--lowerings: %v", err)
+	}
+	p := bench.Plan{Sizes: sizes, DTypes: bench.ParseDTypes(f.dtypes), Lowerings: lows,
+		Chain: f.chain, Reps: f.reps, Warmup: f.warmup, Jobs: f.jobs}
+	return p, p.Check()
+}
+
+// targetName is --target, or the target of the machine --link describes.
+func (f *sweepFlags) targetName() string {
+	switch {
+	case f.target != "":
+		return f.target
+	case f.link == "host":
+		return "cuda:pcie-nop2p"
+	}
+	return "cuda:nvlink"
+}
+
+func (f *sweepFlags) lower() bench.LowerOptions {
+	return bench.LowerOptions{Target: f.targetName(), Quant: f.quant, Profile: f.profile}
+}
+
+// measure runs the sweep on this machine's GPUs.
+func (f *sweepFlags) measure(plan bench.Plan, io stdio) ([]bench.Result, error) {
+	if f.level == "kernel" {
+		return bench.RunKernel(bench.KernelOptions{
+			Program: f.kbench, Link: f.link, GPUs: f.gpus, Lower: f.lower(), Log: io.err,
+		}, plan)
+	}
+	m, err := bench.NewXLA(bench.XLAOptions{Plugin: f.plugin, GPULib: f.gpuLib, Link: f.link, GPUs: f.gpus, Lower: f.lower()})
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	progress := f.progress(io, plan.Cells()*len(plan.Lowerings))
+	rs := bench.Sweep(m, plan, f.link, progress)
+	progress.Describe("done")
+	return rs, nil
+}
+
+// progress is a bar on stderr, redrawn at most twice a second so that logs
+// of long sweeps stay small.
+func (f *sweepFlags) progress(io stdio, total int) bench.Progress {
+	if f.quiet {
+		return bench.NopProgress{}
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(io.err),
+		progressbar.OptionSetDescription("starting"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(24),
+		progressbar.OptionThrottle(500*time.Millisecond),
+		progressbar.OptionShowElapsedTimeOnFinish(),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(io.err) }),
+	)
+}

@@ -1,0 +1,83 @@
+package passes
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+)
+
+// tunedFS holds the profiles `arc tune` measured on real machines, one file
+// per target named like the target ("cuda:nvlink" -> cuda-nvlink.json).
+// docs/BENCHMARKS.md records the command that wrote each.
+//
+//go:embed profiles
+var tunedFS embed.FS
+
+// tunedFile is where a target's measured profile lives in tunedFS.
+func tunedFile(target string) string {
+	return "profiles/" + strings.ReplaceAll(target, ":", "-") + ".json"
+}
+
+// tunedProfile reads the measured profile of a target from fsys, or returns
+// nil when there is none.
+func tunedProfile(fsys fs.FS, target string) (*Profile, error) {
+	data, err := fs.ReadFile(fsys, tunedFile(target))
+	if err != nil {
+		return nil, nil // not measured yet: the estimates stand
+	}
+	var p Profile
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, jsonError(tunedFile(target), data, err)
+	}
+	if err := p.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %v", tunedFile(target), err)
+	}
+	if p.Target != target {
+		return nil, fmt.Errorf("%s: profile is for target %q", tunedFile(target), p.Target)
+	}
+	return &p, nil
+}
+
+// withTuned lays the target's measured costs over its estimated profile:
+// each world, dtype and lowering the tune run measured takes the measured
+// cost; everything else keeps the estimate. A measured file that does not
+// load leaves the estimates alone (TestTunedProfilesLoad keeps that from
+// shipping).
+func withTuned(est *Profile) *Profile {
+	load, _ := tunedCache.LoadOrStore(est.Target, sync.OnceValues(func() (*Profile, error) {
+		return tunedProfile(tunedFS, est.Target)
+	}))
+	tuned, err := load.(func() (*Profile, error))()
+	if err != nil || tuned == nil {
+		return est
+	}
+	return overlay(est, tuned)
+}
+
+// tunedCache parses each embedded profile once: the policy asks for the
+// built-in profile once per all-reduce.
+var tunedCache sync.Map // target -> func() (*Profile, error)
+
+// overlay returns est with every cost tuned has replacing est's.
+func overlay(est, tuned *Profile) *Profile {
+	out := &Profile{Target: est.Target, Source: tuned.Source + "; elsewhere: " + est.Source, Costs: map[string]map[string]map[string]Cost{}}
+	for _, p := range []*Profile{est, tuned} {
+		for w, byType := range p.Costs {
+			if out.Costs[w] == nil {
+				out.Costs[w] = map[string]map[string]Cost{}
+			}
+			for dt, costs := range byType {
+				if out.Costs[w][dt] == nil {
+					out.Costs[w][dt] = map[string]Cost{}
+				}
+				for key, c := range costs {
+					out.Costs[w][dt][key] = c
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,102 @@
+package passes
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestTunedProfilesLoad: every profile a tune run left in passes/profiles/
+// loads, is for the target its name says, and shows in that target's
+// built-in profile.
+func TestTunedProfilesLoad(t *testing.T) {
+	files, err := fs.Glob(tunedFS, "profiles/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		target := strings.Replace(strings.TrimSuffix(strings.TrimPrefix(f, "profiles/"), ".json"), "-", ":", 1)
+		tuned, err := tunedProfile(tunedFS, target)
+		if err != nil || tuned == nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		tg, err := ParseTarget(target)
+		if err != nil {
+			t.Fatalf("%s names no target: %v", f, err)
+		}
+		built := BuiltinProfile(tg)
+		for w, byType := range tuned.Costs {
+			for dt, costs := range byType {
+				for key, c := range costs {
+					if got := built.Costs[w][dt][key]; got.At(1<<20) != c.At(1<<20) {
+						t.Errorf("%s: built-in %s[%s][%s] at 1 MiB is %.2f us, the tuned file says %.2f", f, w, dt, key, got.At(1<<20), c.At(1<<20))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTunedProfile(t *testing.T) {
+	good := `{"target": "cuda:nvlink", "source": "test", "costs": {"2": {"f16": {"native": {"points": [[4096, 20], [1048576, 30]]}}}}}`
+	for _, tc := range []struct {
+		name, file, want string
+		found            bool
+	}{
+		{name: "absent"},
+		{name: "good", file: good, found: true},
+		{name: "syntax", file: "{\n  \"target\": ,", want: "profiles/cuda-nvlink.json:2:"},
+		{name: "other target", file: strings.Replace(good, "cuda:nvlink", "cuda:pcie", 1), want: `profile is for target "cuda:pcie"`},
+		{name: "no native", file: strings.Replace(good, "native", "oneshot", 1), want: `no "native" cost`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := fstest.MapFS{}
+			if tc.file != "" {
+				fsys["profiles/cuda-nvlink.json"] = &fstest.MapFile{Data: []byte(tc.file)}
+			}
+			p, err := tunedProfile(fsys, "cuda:nvlink")
+			switch {
+			case tc.want != "":
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("error %v, want one containing %q", err, tc.want)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case (p != nil) != tc.found:
+				t.Errorf("profile %v, want found=%v", p, tc.found)
+			}
+		})
+	}
+}
+
+// TestOverlay: measured costs replace estimated ones key by key; worlds,
+// dtypes and lowerings the tune run did not measure keep the estimates.
+func TestOverlay(t *testing.T) {
+	est := &Profile{Target: "cuda:nvlink", Source: "estimate", Costs: map[string]map[string]map[string]Cost{
+		"2": {"f16": {"native": {GBps: 100}, "oneshot": {GBps: 50}}, "f32": {"native": {GBps: 90}}},
+		"4": {"f16": {"native": {GBps: 80}}},
+	}}
+	tuned := &Profile{Target: "cuda:nvlink", Source: "measured", Costs: map[string]map[string]map[string]Cost{
+		"2": {"f16": {"native": {GBps: 200}, "twoshot:int8": {GBps: 300, MinBytes: 1 << 20}}},
+	}}
+	got := overlay(est, tuned)
+	want := map[string]float64{"2/f16/native": 200, "2/f16/oneshot": 50, "2/f16/twoshot:int8": 300, "2/f32/native": 90, "4/f16/native": 80}
+	n := 0
+	for w, byType := range got.Costs {
+		for dt, costs := range byType {
+			for key, c := range costs {
+				n++
+				if k := w + "/" + dt + "/" + key; c.GBps != want[k] {
+					t.Errorf("%s: %g GB/s, want %g", k, c.GBps, want[k])
+				}
+			}
+		}
+	}
+	if n != len(want) {
+		t.Errorf("overlay has %d costs, want %d", n, len(want))
+	}
+	if got.Source != "measured; elsewhere: estimate" || est.Costs["2"]["f16"]["native"].GBps != 100 {
+		t.Errorf("source %q; the estimate must stay untouched (native %g)", got.Source, est.Costs["2"]["f16"]["native"].GBps)
+	}
+}

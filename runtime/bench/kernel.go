@@ -1,0 +1,209 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// KernelOptions configure the kernel-level measurement.
+type KernelOptions struct {
+	Program string       // arc's kernel benchmark (runtime/gpu/bench, built by make kbench)
+	Link    string       // "host": peer access off and NCCL_P2P_DISABLE=1
+	GPUs    int          // ranks (0: every GPU)
+	Lower   LowerOptions // for auto: arc's policy on this target
+	Log     io.Writer    // the program's stderr (its progress and errors)
+}
+
+// RunKernel times arc's C API and NCCL with kbench, arc's kernel benchmark
+// (runtime/gpu/bench), in one run for the whole plan: it times K calls in a
+// row with CUDA events on every rank and reports the median over --reps of
+// the slowest rank's time per call. Auto is added afterwards: at each size,
+// the time of what arc's policy picks. kbench runs as a child so that
+// NCCL_P2P_DISABLE is set before NCCL starts.
+func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
+	if _, err := os.Stat(o.Program); err != nil {
+		return nil, fmt.Errorf("kernel benchmark program %s not found: build it on the GPU machine with `make kbench` (or pass --kbench)", o.Program)
+	}
+	cmd := exec.CommandContext(context.Background(), o.Program, kernelArgs(o, plan)...)
+	cmd.Env = os.Environ()
+	if o.Link == "host" {
+		cmd.Env = append(cmd.Env, "NCCL_P2P_DISABLE=1")
+	}
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, log
+	runErr := cmd.Run()
+	rs, err := ReadKernelCSV(&out, o.Link)
+	if err != nil {
+		if runErr != nil {
+			return nil, fmt.Errorf("%s: %v", o.Program, runErr)
+		}
+		return nil, fmt.Errorf("%s printed no usable CSV: %v", o.Program, err)
+	}
+	rs = keepPlanned(rs, plan)
+	if containsLowering(plan.Lowerings, Auto) {
+		rs = append(rs, PolicyAuto(rs, o.Lower)...)
+	}
+	if runErr != nil { // keep what it measured before it failed
+		fmt.Fprintf(log, "arc: %s: %v (after %d measurements)\n", o.Program, runErr, len(rs))
+	}
+	return rs, nil
+}
+
+// kernelArgs is kbench's command line for a plan (see the comment atop
+// runtime/gpu/bench/kbench.cu). kbench measures every power of two from
+// --min to --max, with its own batch sizes and one warm-up; keepPlanned
+// drops the sizes the plan does not list.
+func kernelArgs(o KernelOptions, plan Plan) []string {
+	var only []string
+	for _, l := range plan.Lowerings {
+		switch {
+		case l == "native":
+			only = append(only, "nccl", "nccl-graph")
+		case l == "lowprec:fp8":
+			only = append(only, "twoshot-fp8")
+		case l != Auto:
+			only = append(only, strings.Replace(string(l), ":", "-", 1))
+		}
+	}
+	args := []string{
+		"--link", o.Link, "--dtypes", strings.Join(plan.DTypes, ","),
+		"--min", strconv.FormatInt(plan.Sizes[0], 10), "--max", strconv.FormatInt(plan.Sizes[len(plan.Sizes)-1], 10),
+		"--reps", strconv.Itoa(plan.Reps), "--only", strings.Join(only, ","),
+	}
+	if o.GPUs > 0 {
+		args = append(args, "--world", strconv.Itoa(o.GPUs))
+	}
+	return args
+}
+
+// keepPlanned drops measurements of sizes and lowerings the plan does not
+// ask for; NCCL captured in a CUDA graph comes with native.
+func keepPlanned(rs []Result, plan Plan) []Result {
+	sizes := map[int64]bool{}
+	for _, n := range plan.Sizes {
+		sizes[n] = true
+	}
+	var out []Result
+	for _, r := range rs {
+		l := r.Lowering
+		if l == ncclGraph {
+			l = "native"
+		}
+		if sizes[r.Bytes] && containsLowering(plan.Lowerings, l) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ncclGraph is NCCL's all-reduce captured in a CUDA graph, which kbench
+// times besides the eager calls nccl-tests makes ("native"). Speedups are
+// over the eager calls.
+const ncclGraph Lowering = "nccl-graph"
+
+// ReadKernelCSV reads kbench's CSV: a header row, then one row per
+// measurement, with at least the columns world, dtype, bytes, lowering and
+// us. Bandwidths and ratios are derived again from the time.
+func ReadKernelCSV(r io.Reader, link string) ([]Result, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no header row")
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[strings.TrimSpace(name)] = i
+	}
+	for _, name := range []string{"world", "dtype", "bytes", "lowering", "us"} {
+		if _, ok := col[name]; !ok {
+			return nil, fmt.Errorf("header %q has no %s column", strings.Join(rows[0], ","), name)
+		}
+	}
+	var out []Result
+	for n, row := range rows[1:] {
+		if len(row) < len(rows[0]) {
+			break // a row cut short by a crash ends the useful output
+		}
+		get := func(name string) string { return strings.TrimSpace(row[col[name]]) }
+		world, err1 := strconv.Atoi(get("world"))
+		size, err2 := strconv.ParseInt(get("bytes"), 10, 64)
+		t, err3 := strconv.ParseFloat(get("us"), 64)
+		if err1 != nil || err2 != nil || err3 != nil || world < 1 || size < 1 {
+			return nil, fmt.Errorf("line %d: world %q, bytes %q and us %q must be numbers", n+2, get("world"), get("bytes"), get("us"))
+		}
+		res := Result{Level: "kernel", Link: link, World: world, DType: get("dtype"), Bytes: size,
+			Lowering: kernelLowering(get("lowering")), US: t}
+		if t <= 0 {
+			res.Err = "kbench reported no time"
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// kernelLowering names a kbench lowering (nccl, oneshot, twoshot-int8, ...)
+// the way bench does.
+func kernelLowering(name string) Lowering {
+	switch name {
+	case "nccl":
+		return "native"
+	case "nccl-graph":
+		return ncclGraph
+	case "twoshot-fp8":
+		return "lowprec:fp8"
+	}
+	return Lowering(strings.Replace(name, "-", ":", 1))
+}
+
+// PolicyAuto gives each measured cell an auto result: the measurement of
+// what arc's policy picks for an all-reduce of that size (decided by
+// lowering a one-all-reduce program, as the XLA level does).
+func PolicyAuto(rs []Result, o LowerOptions) []Result {
+	ix := indexResults(rs)
+	var out []Result
+	seen := map[series]map[int64]bool{}
+	for _, r := range rs {
+		s := r.series()
+		if seen[s][r.Bytes] {
+			continue
+		}
+		if seen[s] == nil {
+			seen[s] = map[int64]bool{}
+		}
+		seen[s][r.Bytes] = true
+		auto := Result{Level: r.Level, Link: r.Link, World: r.World, DType: r.DType, Bytes: r.Bytes, Lowering: Auto}
+		_, chose, err := LowerChain(o, Auto, r.DType, r.Bytes/elemSize(r.DType), r.World, 1)
+		if err != nil {
+			auto.Err = err.Error()
+			out = append(out, auto)
+			continue
+		}
+		auto.Chose = chose
+		got, ok := ix[s][r.Bytes][LoweringForKey(chose)]
+		switch {
+		case !ok:
+			auto.Err = fmt.Sprintf("arc's policy picks %s, which was not measured", chose)
+		case !got.OK():
+			auto.Err = fmt.Sprintf("arc's policy picks %s, which failed: %s", chose, got.Err)
+		default:
+			auto.US, auto.P25, auto.P75 = got.US, got.P25, got.P75
+		}
+		out = append(out, auto)
+	}
+	return out
+}

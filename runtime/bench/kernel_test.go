@@ -1,0 +1,113 @@
+package bench
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestReadKernelCSV(t *testing.T) {
+	f, err := os.Open("testdata/kbench.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rs, err := ReadKernelCSV(f, "peer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 16 whole rows; the last one, cut short by a crash, is dropped.
+	if len(rs) != 16 {
+		t.Fatalf("%d results, want 16", len(rs))
+	}
+	var got []string
+	for _, r := range rs[:5] {
+		got = append(got, string(r.Lowering))
+	}
+	if want := "native nccl-graph oneshot twoshot:fp lowprec:fp8"; strings.Join(got, " ") != want {
+		t.Errorf("lowerings %q, want %q", strings.Join(got, " "), want)
+	}
+	if r := rs[14]; r.Level != "kernel" || r.Link != "peer" || r.World != 2 || r.DType != "f16" || r.Bytes != 64<<20 || r.US != 120 {
+		t.Errorf("row 15: %+v", r)
+	}
+	if _, err := ReadKernelCSV(strings.NewReader("link,world,dtype,bytes,us\n"), "peer"); err == nil || !strings.Contains(err.Error(), "no lowering column") {
+		t.Errorf("header without lowering: %v", err)
+	}
+	if _, err := ReadKernelCSV(strings.NewReader("world,dtype,bytes,lowering,us\n2,f16,4096,nccl,fast\n"), "peer"); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("bad time: %v", err)
+	}
+}
+
+// fakeKbench writes a script that stands in for kbench: it records its
+// arguments and NCCL_P2P_DISABLE, prints testdata/kbench.csv and exits with
+// the given status.
+func fakeKbench(t *testing.T, status int) (program, record string) {
+	t.Helper()
+	dir := t.TempDir()
+	csvPath, err := filepath.Abs("testdata/kbench.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	record = filepath.Join(dir, "record")
+	program = filepath.Join(dir, "kbench")
+	script := "#!/bin/sh\necho \"$*|${NCCL_P2P_DISABLE:-unset}\" > " + record + "\ncat " + csvPath + "\necho 'kbench: dying' >&2\nexit " + strconv.Itoa(status) + "\n"
+	if err := os.WriteFile(program, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return program, record
+}
+
+func TestRunKernel(t *testing.T) {
+	program, record := fakeKbench(t, 0)
+	plan := Plan{Sizes: []int64{4 << 10, 64 << 20}, DTypes: []string{"f16"}, Reps: 7,
+		Lowerings: []Lowering{"native", "oneshot", "lowprec:fp8", Auto}}
+	var log bytes.Buffer
+	rs, err := RunKernel(KernelOptions{Program: program, Link: "host", GPUs: 2, Lower: LowerOptions{Target: "cuda:nvlink"}, Log: &log}, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--link host --dtypes f16 --min 4096 --max 67108864 --reps 7 --only nccl,nccl-graph,oneshot,twoshot-fp8 --world 2|1\n"
+	if string(rec) != want {
+		t.Errorf("kbench ran as %q, want %q", rec, want)
+	}
+	got := map[string]Result{}
+	for _, r := range rs {
+		got[FormatSize(r.Bytes)+" "+string(r.Lowering)] = r
+	}
+	// 8K is not planned, twoshot:fp not asked for: both dropped. Auto is
+	// what the built-in cuda:nvlink profile picks, timed by its measurement.
+	if len(rs) != 10 || got["8K oneshot"].US != 0 || got["4K twoshot:fp"].US != 0 {
+		t.Errorf("%d results: %v", len(rs), got)
+	}
+	if a := got["4K auto"]; a.Chose != "oneshot" || a.US != 3.2 {
+		t.Errorf("auto at 4K: %+v, want oneshot's 3.2 us", a)
+	}
+	if a := got["64M auto"]; a.Chose != "twoshot:fp" || a.Err != "arc's policy picks twoshot:fp, which was not measured" {
+		t.Errorf("auto at 64M: %+v", a)
+	}
+	if got["4K native"].Link != "host" || !strings.Contains(log.String(), "kbench: dying") {
+		t.Errorf("link %q; log %q", got["4K native"].Link, log.String())
+	}
+}
+
+func TestRunKernelFailures(t *testing.T) {
+	plan := Plan{Sizes: []int64{4 << 10}, DTypes: []string{"f16"}, Reps: 3, Lowerings: []Lowering{"native", "oneshot"}}
+	if _, err := RunKernel(KernelOptions{Program: "/nonexistent/kbench", Link: "peer"}, plan); err == nil ||
+		!strings.Contains(err.Error(), "make kbench") {
+		t.Errorf("missing kbench: %v", err)
+	}
+	// A crash after some rows keeps them and says so.
+	program, _ := fakeKbench(t, 1)
+	var log bytes.Buffer
+	rs, err := RunKernel(KernelOptions{Program: program, Link: "peer", Log: &log}, plan)
+	if err != nil || len(rs) != 3 || !strings.Contains(log.String(), "exit status 1 (after 3 measurements)") {
+		t.Errorf("crashing kbench: %d results, %v; log %q", len(rs), err, log.String())
+	}
+}

@@ -1,0 +1,201 @@
+package bench
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fitModel is a machine where oneshot wins small messages, the two-shot
+// kernels large ones, and int6 never.
+var fitModel = linearModel(
+	map[Lowering]float64{"native": 17, "oneshot": 3, "twoshot:fp": 16.5, "twoshot:int8": 11, "twoshot:int6": 40, "lowprec:fp8": 12},
+	map[Lowering]float64{"native": 250, "oneshot": 120, "twoshot:fp": 420, "twoshot:int8": 900, "twoshot:int6": 200, "lowprec:fp8": 600},
+)
+
+// sampleResults is a sweep of the fit model at the XLA level, plus a
+// host-link sweep where one lowering fails to compile and one size cannot
+// be allocated.
+func sampleResults() []Result {
+	peer := Sweep(&fakeMachine{world: 2, model: fitModel}, Plan{
+		Sizes: mustSizes("4K:64M"), DTypes: []string{"f16"}, Jobs: 2, Chain: 10, Reps: 3,
+		Lowerings: []Lowering{"native", "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", Auto},
+	}, "peer", NopProgress{})
+	host := Sweep(&fakeMachine{world: 2, model: fitModel,
+		openErr: map[int64]string{256 << 20: "out of memory"}, chainErr: map[Lowering]string{"twoshot:int8": "no such kernel"}},
+		Plan{Sizes: mustSizes("16M,64M,256M"), DTypes: []string{"bf16"}, Jobs: 1, Chain: 10, Reps: 3,
+			Lowerings: []Lowering{"native", "lowprec:fp8", "twoshot:int8"}}, "host", NopProgress{})
+	return append(peer, host...)
+}
+
+func mustSizes(s string) []int64 {
+	sizes, err := ParseSizes(s)
+	if err != nil {
+		panic(err)
+	}
+	return sizes
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	rs := sampleResults()
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, rs); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sample.csv", buf.String())
+	back, err := ReadCSV(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(rs) {
+		t.Fatalf("read %d results back, wrote %d", len(back), len(rs))
+	}
+	for i, r := range rs {
+		b := back[i]
+		near := func(x, y float64) bool { return math.Abs(x-y) <= 0.0005 } // the CSV keeps nanoseconds
+		if b.Level != r.Level || b.Link != r.Link || b.World != r.World || b.DType != r.DType || b.Bytes != r.Bytes ||
+			b.Lowering != r.Lowering || b.Chose != r.Chose || b.Err != r.Err || !near(b.US, r.US) || !near(b.P25, r.P25) ||
+			!near(b.P75, r.P75) || !near(b.ChainUS, r.ChainUS) || !near(b.ControlUS, r.ControlUS) {
+			t.Errorf("row %d: read %+v, wrote %+v", i, b, r)
+		}
+	}
+	// The derived columns: 64M of f16 in 285.4 us is 235.1 GB/s of algorithm
+	// bandwidth, and 2(W-1)/W = 1 times that on the bus.
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.HasPrefix(line, "xla,peer,2,f16,67108864,native,") {
+			f := strings.Split(line, ",")
+			if f[11] != "235.111" || f[12] != "235.111" || f[13] != "1.000" {
+				t.Errorf("native at 64M: algbw %s busbw %s speedup %s", f[11], f[12], f[13])
+			}
+		}
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                   "empty CSV",
+		"level,link,world\n": `no "dtype" column`,
+		"level,link,world,dtype,bytes,lowering,us\nxla,peer,two,f16,4096,native,1\n":  "line 2: world",
+		"level,link,world,dtype,bytes,lowering,us\nxla,peer,2,f16,4096,native,fast\n": `line 2: column us: "fast"`,
+	} {
+		if _, err := ReadCSV(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ReadCSV(%q): %v, want an error containing %q", in, err, want)
+		}
+	}
+}
+
+func TestTable(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, sampleResults()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sample_table.txt", buf.String())
+}
+
+func TestPlot(t *testing.T) {
+	rs := sampleResults()
+	var buf bytes.Buffer
+	if err := WritePlot(&buf, rs, "png"); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two series (peer f16, host bf16): two rows of two 7 x 5 inch panels at 96 dpi.
+	if b := img.Bounds(); b.Dx() != 2*7*96 || b.Dy() != 2*5*96 {
+		t.Errorf("PNG is %v, want 1344x960", b)
+	}
+	buf.Reset()
+	if err := WritePlot(&buf, rs, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	svg := buf.String()
+	for _, want := range []string{"<svg", "xla level, peer link, 2 GPUs, f16: time", "speedup over native", ">int8<", ">auto<", ">fp8<", ">64M<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if err := WritePlot(&buf, rs, "gif"); err == nil {
+		t.Error("gif accepted")
+	}
+	if err := WritePlot(&buf, nil, "png"); err == nil {
+		t.Error("an empty plot was drawn")
+	}
+	for name, want := range map[string]string{"a.PNG": "png", "b.svg": "svg", "c.pdf": ""} {
+		if got, err := PlotFormat(name); got != want || (err != nil) != (want == "") {
+			t.Errorf("PlotFormat(%q) = %q, %v", name, got, err)
+		}
+	}
+}
+
+// TestFit: the profile fitted to the model's measurements bounds each
+// lowering where the model says it beats native, and arc's policy reading
+// that profile picks what the model says is fastest.
+func TestFit(t *testing.T) {
+	rs := sampleResults()
+	var peer []Result
+	for _, r := range rs {
+		if r.Link == "peer" {
+			peer = append(peer, r)
+		}
+	}
+	p, err := Fit(peer, "cuda:nvlink", "test", 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	costs := p.Costs["2"]["f16"]
+	if len(p.Costs) != 1 || len(p.Costs["2"]) != 1 || len(costs) != 5 {
+		t.Fatalf("profile has %v", p.Costs)
+	}
+	// oneshot beats native by 5% up to (3 + n/120e3) * 1.05 = 17 + n/250e3: 2.92 MB.
+	if c := costs["oneshot"]; c.MinBytes != 0 || c.MaxBytes < 2<<20 || c.MaxBytes > 4<<20 || c.Off {
+		t.Errorf("oneshot allowed %d..%d (off %v), want up to the 2M..4M crossover", c.MinBytes, c.MaxBytes, c.Off)
+	}
+	// twoshot:fp: 1.05 (16.5 + n/420e3) < 17 + n/250e3 from 217 KB up.
+	if c := costs["twoshot:fp"]; c.MinBytes < 128<<10 || c.MinBytes > 256<<10 || c.MaxBytes != 0 {
+		t.Errorf("twoshot:fp allowed %d..%d, want from between 128K and 256K to the end", c.MinBytes, c.MaxBytes)
+	}
+	if c := costs["twoshot:int6"]; !c.Off {
+		t.Errorf("twoshot:int6 never beats native but is %+v", c)
+	}
+	if c := costs["native"]; len(c.Points) != 15 || c.LatencyUS < 17 || c.LatencyUS > 17.1 || math.Abs(c.GBps-250) > 2 {
+		t.Errorf("native fit: %d points, latency %.2f us, %.1f GB/s; want 15, ~17, ~250", len(c.Points), c.LatencyUS, c.GBps)
+	}
+	if _, ok := costs[""]; ok {
+		t.Error("auto got a cost of its own")
+	}
+
+	path := filepath.Join(t.TempDir(), "profile.json")
+	var buf bytes.Buffer
+	if err := WriteProfile(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sample_profile.json", buf.String())
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		size        int64
+		quant, want string
+	}{
+		{64 << 10, "none", "oneshot"}, {1 << 20, "none", "oneshot"}, {16 << 20, "none", "twoshot:fp"},
+		{64 << 20, "int8", "twoshot:int8"}, {4 << 10, "int6", "oneshot"},
+	} {
+		_, chose, err := LowerChain(LowerOptions{Target: "cuda:nvlink", Quant: tc.quant, Profile: path}, Auto, "f16", tc.size/2, 2, 1)
+		if err != nil || chose != tc.want {
+			t.Errorf("auto at %s with --quant %s chose %q (%v), want %s", FormatSize(tc.size), tc.quant, chose, err, tc.want)
+		}
+	}
+}
+
+func TestFitNeedsNative(t *testing.T) {
+	rs := []Result{{Level: "xla", Link: "peer", World: 2, DType: "f16", Bytes: 4096, Lowering: "oneshot", US: 3}}
+	if _, err := Fit(rs, "cuda:nvlink", "test", 0.05); err == nil || !strings.Contains(err.Error(), "native") {
+		t.Errorf("Fit without native: %v", err)
+	}
+}

@@ -1,0 +1,162 @@
+package bench
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Result is one measurement: the time of one all-reduce of Bytes per rank
+// lowered as Lowering.
+type Result struct {
+	Level    string // "xla" (inside XLA programs) or "kernel" (arc's C API and NCCL called directly)
+	Link     string // "peer" or "host" (peer access off, NCCL_P2P_DISABLE=1)
+	World    int
+	DType    string
+	Bytes    int64
+	Lowering Lowering
+	US       float64 // median over the repetitions, microseconds
+	P25, P75 float64 // quartiles over the repetitions: the spread
+	// ChainUS and ControlUS are the medians of the whole chained and control
+	// programs (XLA level only).
+	ChainUS, ControlUS float64
+	Chose              string // what auto chose (a profile key)
+	Err                string // why there is no time
+}
+
+// OK reports whether the result holds a time.
+func (r Result) OK() bool { return r.Err == "" }
+
+// AlgBW is the algorithm bandwidth in GB/s: bytes per rank over time, as
+// nccl-tests reports it.
+func (r Result) AlgBW() float64 {
+	if !r.OK() || r.US <= 0 {
+		return 0
+	}
+	return float64(r.Bytes) / r.US / 1e3
+}
+
+// BusBW is nccl-tests' bus bandwidth of an all-reduce: AlgBW * 2(W-1)/W,
+// comparable with the link's peak whatever the world size.
+func (r Result) BusBW() float64 {
+	return r.AlgBW() * 2 * float64(r.World-1) / float64(r.World)
+}
+
+// series identifies results that belong to one table.
+type series struct {
+	Level, Link string
+	World       int
+	DType       string
+}
+
+func (r Result) series() series { return series{r.Level, r.Link, r.World, r.DType} }
+
+// index finds results by series, size and lowering.
+type index map[series]map[int64]map[Lowering]Result
+
+func indexResults(rs []Result) index {
+	ix := index{}
+	for _, r := range rs {
+		s := r.series()
+		if ix[s] == nil {
+			ix[s] = map[int64]map[Lowering]Result{}
+		}
+		if ix[s][r.Bytes] == nil {
+			ix[s][r.Bytes] = map[Lowering]Result{}
+		}
+		ix[s][r.Bytes][r.Lowering] = r
+	}
+	return ix
+}
+
+// speedup is native's time over r's at the same cell, 0 when either is missing.
+func (ix index) speedup(r Result) float64 {
+	native, ok := ix[r.series()][r.Bytes]["native"]
+	if !ok || !native.OK() || !r.OK() || r.US <= 0 || native.US <= 0 {
+		return 0
+	}
+	return native.US / r.US
+}
+
+var csvHeader = []string{
+	"level", "link", "world", "dtype", "bytes", "lowering", "us", "us_p25", "us_p75", "chain_us", "control_us",
+	"algbw_gbps", "busbw_gbps", "speedup_vs_native", "chose", "error",
+}
+
+// WriteCSV writes results with a header row. Bandwidths and the speedup over
+// native in the same cell are derived columns that ReadCSV ignores.
+func WriteCSV(w io.Writer, rs []Result) error {
+	ix := indexResults(rs)
+	cw := csv.NewWriter(w)
+	cw.Write(csvHeader)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+	for _, r := range rs {
+		cw.Write([]string{
+			r.Level, r.Link, strconv.Itoa(r.World), r.DType, strconv.FormatInt(r.Bytes, 10), string(r.Lowering),
+			f(r.US), f(r.P25), f(r.P75), f(r.ChainUS), f(r.ControlUS), f(r.AlgBW()), f(r.BusBW()), f(ix.speedup(r)),
+			r.Chose, r.Err,
+		})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadCSV reads what WriteCSV wrote; columns are found by their header.
+func ReadCSV(r io.Reader) ([]Result, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("empty CSV: want a header row (%s)", csvHeader)
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	for _, name := range []string{"level", "link", "world", "dtype", "bytes", "lowering", "us"} {
+		if _, ok := col[name]; !ok {
+			return nil, fmt.Errorf("line 1: no %q column", name)
+		}
+	}
+	var out []Result
+	for n, row := range rows[1:] {
+		line := n + 2
+		get := func(name string) string {
+			if i, ok := col[name]; ok && i < len(row) {
+				return row[i]
+			}
+			return ""
+		}
+		var bad error
+		num := func(name string) float64 {
+			s := get(name)
+			if s == "" {
+				return 0
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil && bad == nil {
+				bad = fmt.Errorf("line %d: column %s: %q is not a number", line, name, s)
+			}
+			return v
+		}
+		world, err1 := strconv.Atoi(get("world"))
+		bytes, err2 := strconv.ParseInt(get("bytes"), 10, 64)
+		if err1 != nil || err2 != nil || world < 1 || bytes < 1 {
+			return nil, fmt.Errorf("line %d: world %q and bytes %q must be positive integers", line, get("world"), get("bytes"))
+		}
+		r := Result{
+			Level: get("level"), Link: get("link"), World: world, DType: get("dtype"), Bytes: bytes,
+			Lowering: Lowering(get("lowering")), US: num("us"), P25: num("us_p25"), P75: num("us_p75"),
+			ChainUS: num("chain_us"), ControlUS: num("control_us"), Chose: get("chose"), Err: get("error"),
+		}
+		if bad != nil {
+			return nil, bad
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -1,0 +1,153 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable prints one table per level, link, world and dtype: rows are
+// sizes, columns the lowerings' median microseconds, then auto's speedup
+// over native, what auto chose, and the fastest lowering. Failures print as
+// "err" and are listed after the tables with their messages.
+func WriteTable(w io.Writer, rs []Result) error {
+	ix := indexResults(rs)
+	var order []series
+	seen := map[series]bool{}
+	for _, r := range rs {
+		if s := r.series(); !seen[s] {
+			seen[s] = true
+			order = append(order, s)
+		}
+	}
+	for i, s := range order {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		writeSeries(w, s, ix[s], rs)
+	}
+	writeErrors(w, rs)
+	return nil
+}
+
+func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs []Result) {
+	var lows []Lowering
+	for _, r := range rs {
+		if r.series() == s && !containsLowering(lows, r.Lowering) {
+			lows = append(lows, r.Lowering)
+		}
+	}
+	sizes := make([]int64, 0, len(cells))
+	for n := range cells {
+		sizes = append(sizes, n)
+	}
+	sort.Slice(sizes, func(i, j int) bool { return sizes[i] < sizes[j] })
+
+	fmt.Fprintf(w, "%s level, %s link, %d GPUs, %s: microseconds per all-reduce (median)\n", s.Level, s.Link, s.World, s.DType)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := []string{"size"}
+	for _, l := range lows {
+		head = append(head, l.Label())
+	}
+	hasAuto := containsLowering(lows, Auto)
+	if hasAuto {
+		head = append(head, "auto/native", "auto chose")
+	}
+	head = append(head, "fastest")
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	ix := index{s: cells}
+	for _, n := range sizes {
+		row := []string{FormatSize(n)}
+		for _, l := range lows {
+			r, ok := cells[n][l]
+			switch {
+			case !ok:
+				row = append(row, "-")
+			case !r.OK():
+				row = append(row, "err")
+			default:
+				row = append(row, fmt.Sprintf("%.1f", r.US))
+			}
+		}
+		if hasAuto {
+			auto := cells[n][Auto]
+			speedup := "-"
+			if sp := ix.speedup(auto); sp > 0 {
+				speedup = fmt.Sprintf("%.2fx", sp)
+			}
+			row = append(row, speedup, orDash(auto.Chose))
+		}
+		row = append(row, fastest(ix, cells[n], lows))
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// fastest names the quickest lowering of a cell (auto aside) and its speedup over native.
+func fastest(ix index, cell map[Lowering]Result, lows []Lowering) string {
+	var best Result
+	for _, l := range lows {
+		r, ok := cell[l]
+		if ok && l != Auto && r.OK() && r.US > 0 && (best.Lowering == "" || r.US < best.US) {
+			best = r
+		}
+	}
+	if best.Lowering == "" {
+		return "-"
+	}
+	if sp := ix.speedup(best); sp > 0 {
+		return fmt.Sprintf("%s %.2fx", best.Lowering, sp)
+	}
+	return string(best.Lowering)
+}
+
+// writeErrors lists each distinct failure once, with the lowerings and
+// cells it hit.
+func writeErrors(w io.Writer, rs []Result) {
+	type failure struct{ level, link, err string }
+	var order []failure
+	hits := map[failure][]Lowering{}
+	cells := map[failure]map[Lowering][]string{}
+	for _, r := range rs {
+		if r.OK() {
+			continue
+		}
+		f := failure{r.Level, r.Link, r.Err}
+		if cells[f] == nil {
+			order = append(order, f)
+			cells[f] = map[Lowering][]string{}
+		}
+		if !containsLowering(hits[f], r.Lowering) {
+			hits[f] = append(hits[f], r.Lowering)
+		}
+		cells[f][r.Lowering] = append(cells[f][r.Lowering], r.DType+" "+FormatSize(r.Bytes))
+	}
+	if len(order) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nfailures:")
+	for _, f := range order {
+		// Lowerings that failed at the same cells share one line.
+		var where []string
+		group := map[string][]string{}
+		for _, l := range hits[f] {
+			at := strings.Join(cells[f][l], ", ")
+			if group[at] == nil {
+				where = append(where, at)
+			}
+			group[at] = append(group[at], string(l))
+		}
+		for _, at := range where {
+			fmt.Fprintf(w, "  %s level, %s link, %s at %s: %s\n", f.level, f.link, strings.Join(group[at], ", "), at, f.err)
+		}
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
