@@ -47,3 +47,22 @@ runtime-devbin: plugin
 	cp build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py build/arc .devbin/
 	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./runtime/pjrt/devtest
 	cd $$($(GO) list -m -f '{{.Dir}}' github.com/gomlx/gomlx) && $(GO) test -c -ldflags='-s -w' -o $(CURDIR)/.devbin/gomlx_graph.test ./pkg/core/graph
+
+# ---- examples: gomlx models that opt into arc (issue 8; examples/README.md) ----
+.PHONY: examples-mlir device-bin-examples
+EXAMPLES := tpmlp decoder
+
+# examples-mlir: each example writes its shipped model.mlir on the CPU (the
+# program gomlx hands to PJRT, captured by a compile-only plugin; flags as in
+# examples/internal/shipped.DumpArgs), then the golden reports and arc
+# inspect tables of the new models are rewritten.
+examples-mlir:
+	@for e in $(EXAMPLES); do echo "examples/$$e/model.mlir"; \
+		$(GO) run ./examples/$$e --dump-only --tp 8 --dump examples/$$e/model.mlir || exit 1; done
+	$(GO) test ./examples/... -run 'TestShippedModel(CompilesForEveryTarget|Inspect)' -update
+
+# device-bin-examples: the examples for the GPU machine, which has no Go;
+# examples/run_on_gpu.sh runs them there.
+device-bin-examples:
+	@mkdir -p .devbin
+	$(GO) build -o .devbin/ $(addprefix ./examples/,$(EXAMPLES))
