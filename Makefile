@@ -21,7 +21,7 @@ lint:
 
 FUZZTIME ?= 20s
 fuzz:
-	@echo "fuzz targets: none yet"
+	$(GO) test ./ir -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 
 # ---- runtime: the PJRT proxy (issue 6; docs/RUNTIME.md) ----
 .PHONY: plugin runtime-devbin
@@ -48,6 +48,60 @@ runtime-devbin: plugin
 	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./runtime/pjrt/devtest
 	cd $$($(GO) list -m -f '{{.Dir}}' github.com/gomlx/gomlx) && $(GO) test -c -ldflags='-s -w' -o $(CURDIR)/.devbin/gomlx_graph.test ./pkg/core/graph
 
+# ---- runtime/gpu: arc's all-reduce kernels (issue 5; docs/KERNELS.md) ----
+# gpu (GPU machine): build/libarc_gpu.so from every runtime/gpu/*.cu and *.cc
+# with nvcc, and the kernel benchmark when NCCL is found. hip-check (CI):
+# the same sources compiled to gfx942 device code. device-bin (here) and
+# device-test (GPU machine, which has no Go): the gputest binary and its run.
+.PHONY: gpu kbench hip-check device-bin device-test
+NVCC      ?= nvcc
+GPU_ARCH  ?= -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90,code=sm_90
+# -fmad=false: docs/FORMATS.md forbids contracting a*b+c into an FMA.
+GPU_FLAGS ?= -O3 -fmad=false -std=c++17 -Xcompiler -fPIC
+GPU_SRCS  := $(wildcard runtime/gpu/*.cu runtime/gpu/*.cc)
+GPU_HDRS  := $(wildcard runtime/gpu/*.h runtime/gpu/*.cuh)
+GPU_OBJS  := $(patsubst runtime/gpu/%,build/gpu/%.o,$(GPU_SRCS))
+HIPCXX    ?= clang++-19
+HIP_FLAGS ?= -x hip --offload-arch=gfx942 -nogpulib --cuda-device-only -S -O3 -ffp-contract=off -std=c++17
+# NCCL for kbench: a system install or the one in a Python venv (nvidia-nccl wheels).
+NCCL_HOME ?= $(patsubst %/include/nccl.h,%,$(firstword $(wildcard /usr/include/nccl.h /usr/local/cuda/include/nccl.h \
+	/opt/*/.venv/lib/python3*/site-packages/nvidia/nccl/include/nccl.h \
+	/usr/local/lib/python3*/dist-packages/nvidia/nccl/include/nccl.h /usr/lib/python3*/site-packages/nvidia/nccl/include/nccl.h)))
+
+gpu: build/libarc_gpu.so
+	@if [ -n "$(NCCL_HOME)" ]; then $(MAKE) --no-print-directory kbench; else echo "gpu: NCCL not found (set NCCL_HOME): kbench skipped"; fi
+
+# Every source compiles as CUDA (-x cu), so .cc files see arc_port.h's CUDA names too.
+build/gpu/%.o: runtime/gpu/% $(GPU_HDRS)
+	@mkdir -p $(@D)
+	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -x cu -c $< -o $@
+
+build/libarc_gpu.so: $(GPU_OBJS)
+	$(NVCC) $(GPU_ARCH) -shared -o $@ $^
+
+kbench: build/kbench
+build/kbench: runtime/gpu/bench/kbench.cu build/libarc_gpu.so
+	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Iruntime/gpu -I$(NCCL_HOME)/include -o $@ $< \
+		-Lbuild -larc_gpu -Xlinker -rpath='$$ORIGIN' -L$(NCCL_HOME)/lib -l:libnccl.so.2 -Xlinker -rpath=$(NCCL_HOME)/lib
+
+hip-check:
+	@mkdir -p build/hip
+	@for f in $(GPU_SRCS); do $(HIPCXX) $(HIP_FLAGS) -o build/hip/$$(basename $$f).s $$f || exit 1; done
+	@echo "hip-check: $(words $(GPU_SRCS)) sources compile for gfx942"
+
+device-bin:
+	@mkdir -p .devbin
+	$(GO) test -c -o .devbin/gputest.test ./runtime/gpu/gputest
+
+# device-test: run from the repository root; the log goes to $OUT (or build/).
+device-test: build/libarc_gpu.so
+	@log=$${OUT:-$(CURDIR)/build}/device-test.log; mkdir -p $$(dirname $$log); \
+	cd runtime/gpu/gputest && ARC_GPU_LIB=$(CURDIR)/build/libarc_gpu.so ARC_TIMEOUT_MS=10000 \
+		$(CURDIR)/.devbin/gputest.test -test.v -test.timeout 9m >$$log 2>&1; rc=$$?; \
+	grep -E '^(--- FAIL|FAIL|ok|PASS)|_test.go:' $$log | head -60; \
+	echo "device-test: $$(grep -c -- '--- PASS' $$log) passed, $$(grep -c -- '--- FAIL' $$log) failed, $$(grep -c -- '--- SKIP' $$log) skipped (log: $$log)"; \
+	exit $$rc
+
 # ---- examples: gomlx models that opt into arc (issue 8; examples/README.md) ----
 .PHONY: examples-mlir device-bin-examples
 EXAMPLES := tpmlp decoder
@@ -59,10 +113,11 @@ EXAMPLES := tpmlp decoder
 examples-mlir:
 	@for e in $(EXAMPLES); do echo "examples/$$e/model.mlir"; \
 		$(GO) run ./examples/$$e --dump-only --tp 8 --dump examples/$$e/model.mlir || exit 1; done
-	$(GO) test ./examples/... -run 'TestShippedModel(CompilesForEveryTarget|Inspect)' -update
+	$(GO) test $(addprefix ./examples/,$(EXAMPLES)) -run 'TestShippedModel(CompilesForEveryTarget|Inspect)' -update
 
-# device-bin-examples: the examples for the GPU machine, which has no Go;
+# device-bin-examples: the examples for the GPU machine, which has no Go, in
+# their own folder so that a run can carry them alone (.devbin/examples);
 # examples/run_on_gpu.sh runs them there.
 device-bin-examples:
-	@mkdir -p .devbin
-	$(GO) build -o .devbin/ $(addprefix ./examples/,$(EXAMPLES))
+	@mkdir -p .devbin/examples
+	$(GO) build -trimpath -ldflags='-s -w' -o .devbin/examples/ $(addprefix ./examples/,$(EXAMPLES))

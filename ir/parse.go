@@ -1,6 +1,9 @@
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // maxNesting bounds region and bracket nesting, so hostile input cannot
 // exhaust the stack.
@@ -14,6 +17,9 @@ func Parse(name string, src []byte) (*Module, error) {
 // ParseString reads an MLIR module from a string, which the module keeps.
 func ParseString(name, src string) (m *Module, err error) {
 	m = &Module{Name: name, Src: src}
+	if len(src) > math.MaxInt32 { // offsets are int32
+		return nil, &Error{File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("file of %d bytes is too large (the limit is 2 GiB)", len(src))}
+	}
 	p := &parser{m: m, s: src}
 	defer func() {
 		if r := recover(); r != nil {
@@ -34,6 +40,11 @@ type parser struct {
 	pos   int
 	depth int  // region nesting
 	slab  []Op // ops are allocated in chunks: one allocation per 256 ops
+	// ops holds the ops of the blocks being read, innermost block last; each
+	// block takes its own in one allocation when it ends.
+	ops []*Op
+	// brackets holds the brackets open in the ops being read, innermost op last.
+	brackets []int
 }
 
 // fail stops the parse with an error at off.
@@ -55,6 +66,7 @@ func (p *parser) parseTop() *Block {
 	for {
 		p.skipBlank()
 		if p.pos >= len(p.s) {
+			p.endBlock(b, 0)
 			return b
 		}
 		if p.s[p.pos] == '}' {
@@ -62,8 +74,16 @@ func (p *parser) parseTop() *Block {
 		}
 		op := p.parseOp()
 		op.Parent = b
-		b.Ops = append(b.Ops, op)
+		p.ops = append(p.ops, op)
 	}
+}
+
+// endBlock gives b the ops collected since base.
+func (p *parser) endBlock(b *Block, base int) {
+	if b != nil && len(p.ops) > base {
+		b.Ops = append([]*Op(nil), p.ops[base:]...)
+	}
+	p.ops = p.ops[:base]
 }
 
 // parseRegion reads a region whose '{' is at p.pos.
@@ -75,6 +95,7 @@ func (p *parser) parseRegion(parent *Op) *Region {
 	}
 	p.pos++ // '{'
 	var cur *Block
+	base := len(p.ops)
 	for {
 		p.skipBlank()
 		if p.pos >= len(p.s) {
@@ -82,11 +103,13 @@ func (p *parser) parseRegion(parent *Op) *Region {
 		}
 		switch p.s[p.pos] {
 		case '}':
+			p.endBlock(cur, base)
 			p.pos++
 			r.End = int32(p.pos)
 			p.depth--
 			return r
 		case '^':
+			p.endBlock(cur, base)
 			cur = p.parseLabel(r)
 			r.Blocks = append(r.Blocks, cur)
 		default:
@@ -96,7 +119,7 @@ func (p *parser) parseRegion(parent *Op) *Region {
 			}
 			op := p.parseOp()
 			op.Parent = cur
-			cur.Ops = append(cur.Ops, op)
+			p.ops = append(p.ops, op)
 		}
 	}
 }
@@ -221,20 +244,24 @@ func (p *parser) parseResults() {
 // location, up to the end of its last line.
 func (p *parser) scanRest(op *Op) {
 	s := p.s
-	type open struct {
-		closer byte
-		at     int
-	}
-	var stack []open
+	base := len(p.brackets) // every return leaves the brackets as it found them
 	end := p.pos
 	for p.pos < len(s) {
 		c := s[p.pos]
+		if plain[c] { // most bytes: names, numbers, punctuation
+			p.pos++
+			for p.pos < len(s) && plain[s[p.pos]] {
+				p.pos++
+			}
+			end = p.pos
+			continue
+		}
 		switch c {
 		case ' ', '\t', '\r':
 			p.pos++
 			continue
 		case '\n':
-			if len(stack) == 0 && p.statementFollows(p.pos+1) {
+			if len(p.brackets) == base && p.statementFollows(p.pos+1) {
 				op.End = int32(end)
 				return
 			}
@@ -248,21 +275,15 @@ func (p *parser) scanRest(op *Op) {
 			p.pos++
 		case '"':
 			p.skipString()
-		case '(':
-			stack = append(stack, open{')', p.pos})
-			p.pos++
-		case '[':
-			stack = append(stack, open{']', p.pos})
-			p.pos++
-		case '<':
-			stack = append(stack, open{'>', p.pos})
+		case '(', '[', '<':
+			p.brackets = append(p.brackets, p.pos)
 			p.pos++
 		case '{':
 			if p.isRegionStart(p.pos) {
 				r := p.parseRegion(op)
 				op.Regions = append(op.Regions, r)
 			} else {
-				stack = append(stack, open{'}', p.pos})
+				p.brackets = append(p.brackets, p.pos)
 				p.pos++
 			}
 		case '>':
@@ -272,34 +293,44 @@ func (p *parser) scanRest(op *Op) {
 			}
 			fallthrough
 		case ')', ']', '}':
-			if len(stack) == 0 {
+			if len(p.brackets) == base {
 				if c == '}' { // closes the enclosing region
 					op.End = int32(end)
 					return
 				}
 				p.fail(p.pos, "unexpected %s", quoteChar(c))
 			}
-			top := stack[len(stack)-1]
-			if top.closer != c {
+			at := p.brackets[len(p.brackets)-1]
+			if want := closerOf(s[at]); want != c {
 				p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
-					quoteChar(top.closer), quoteChar(s[top.at]), p.m.Position(top.at), quoteChar(c))
+					quoteChar(want), quoteChar(s[at]), p.m.Position(at), quoteChar(c))
 			}
-			stack = stack[:len(stack)-1]
-			p.pos++
-		default:
+			p.brackets = p.brackets[:len(p.brackets)-1]
 			p.pos++
 		}
-		if len(stack) > maxNesting {
+		if len(p.brackets)-base > maxNesting {
 			p.fail(p.pos, "brackets nested more than %d deep", maxNesting)
 		}
 		end = p.pos
 	}
-	if len(stack) > 0 {
-		top := stack[len(stack)-1]
-		p.fail(top.at, "%s is not closed", quoteChar(s[top.at]))
+	if len(p.brackets) > base {
+		at := p.brackets[len(p.brackets)-1]
+		p.fail(at, "%s is not closed", quoteChar(s[at]))
 	}
 	op.End = int32(end)
 }
+
+// plain marks the bytes that scanRest passes over without a look: all but
+// blanks, brackets, quotes and '/'.
+var plain = func() (t [256]bool) {
+	for i := range t {
+		t[i] = true
+	}
+	for _, c := range []byte(" \t\r\n/\"()[]<>{}") {
+		t[c] = false
+	}
+	return t
+}()
 
 // statementFollows reports whether the text after a newline at bracket depth
 // zero starts a new statement (rather than continuing the current op, as
@@ -512,12 +543,28 @@ func (p *parser) skipLine() {
 }
 
 func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
-func isIdentStart(c byte) bool { return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+func isIdentStart(c byte) bool { return charClass[c]&identStart != 0 }
 
 // isIdentChar accepts the characters of MLIR bare identifiers and value names.
-func isIdentChar(c byte) bool {
-	return isIdentStart(c) || isDigit(c) || c == '.' || c == '$' || c == '-'
-}
+func isIdentChar(c byte) bool { return charClass[c]&identChar != 0 }
+
+const (
+	identStart = 1 << iota // letters and '_'
+	identChar              // letters, digits, '_', '.', '$', '-'
+)
+
+// charClass holds the identStart and identChar bits of each byte.
+var charClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') {
+			t[c] |= identStart | identChar
+		}
+		if ('0' <= c && c <= '9') || c == '.' || c == '$' || c == '-' {
+			t[c] |= identChar
+		}
+	}
+	return t
+}()
 
 func hasPrefixAt(s string, i int, prefix string) bool {
 	return len(s)-i >= len(prefix) && s[i:i+len(prefix)] == prefix

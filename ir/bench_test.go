@@ -1,0 +1,121 @@
+package ir
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// benchModule builds a module of about size bytes by repeating the layer of
+// the JAX tensor-parallel MLP fixture (two matmuls, a GELU and a bf16
+// all-reduce) with fresh value names, each layer reading the one before.
+func benchModule(tb testing.TB, size int) []byte {
+	tb.Helper()
+	src, err := os.ReadFile("../testdata/fixtures/jax_tp_mlp_bf16_2dev.mlir")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	// Lines 6-29 are the layer: %1 = dot_general ... %16 = all_reduce; line 5
+	// opens the manual computation and 30-34 close it.
+	head, layer, tail := strings.Join(lines[:5], ""), strings.Join(lines[5:29], ""), strings.Join(lines[30:], "")
+	if !strings.Contains(layer, `%16 = "stablehlo.all_reduce"(%15)`) || !strings.HasPrefix(lines[29], "      sdy.return %16") {
+		tb.Fatal("the fixture's layer is not where the benchmark expects it")
+	}
+	local := regexp.MustCompile(`%(\d+|cst(_\d+)?)\b`)
+	var b strings.Builder
+	b.Grow(size + len(layer))
+	b.WriteString(head)
+	prev := "%arg3"
+	for i := 0; b.Len() < size-len(tail); i++ {
+		l := local.ReplaceAllString(layer, fmt.Sprintf("%%l%d_$1", i))
+		b.WriteString(strings.ReplaceAll(l, "%arg3,", prev+","))
+		prev = fmt.Sprintf("%%l%d_16", i)
+	}
+	fmt.Fprintf(&b, "      sdy.return %s : tensor<16x512xbf16>\n", prev)
+	b.WriteString(tail)
+	return []byte(b.String())
+}
+
+// roundTrip parses src and prints it into out.
+func roundTrip(tb testing.TB, src []byte, out *bytes.Buffer) *Module {
+	m, err := Parse("bench.mlir", src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out.Reset()
+	if err := m.Print(out); err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// memoryUse measures one parse of src: the bytes allocated during it (with
+// the collector off, an upper bound of the peak heap it adds) and the bytes
+// the module keeps alive, both relative to the input size.
+func memoryUse(tb testing.TB, src []byte) (allocated, live float64) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var before, during, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m, err := Parse("bench.mlir", src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	runtime.ReadMemStats(&during)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(m)
+	n := float64(len(src))
+	return float64(during.TotalAlloc-before.TotalAlloc) / n, float64(after.HeapAlloc-before.HeapAlloc) / n
+}
+
+func BenchmarkRoundTrip(b *testing.B) {
+	src := benchModule(b, 50<<20)
+	var out bytes.Buffer
+	out.Grow(len(src))
+	allocated, live := memoryUse(b, src)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		roundTrip(b, src, &out)
+	}
+	b.StopTimer()
+	if !bytes.Equal(out.Bytes(), src) {
+		b.Fatal("the round trip changed the text")
+	}
+	b.ReportMetric(float64(len(src))/(1<<20), "input-MB")
+	b.ReportMetric(allocated, "alloc/input")
+	b.ReportMetric(live, "live/input")
+}
+
+// TestBenchModule checks that the benchmark's module is what it claims: it
+// round-trips, and holds one all-reduce per layer, each reading the layer's
+// own value.
+func TestBenchModule(t *testing.T) {
+	src := benchModule(t, 256<<10)
+	var out bytes.Buffer
+	m := roundTrip(t, src, &out)
+	if !bytes.Equal(out.Bytes(), src) {
+		t.Fatal("round trip changed the text")
+	}
+	cs, err := m.Collectives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers := bytes.Count(src, []byte("stablehlo.dot_general")) / 2
+	if len(cs) != layers || layers < 50 {
+		t.Fatalf("%d all-reduces for %d layers", len(cs), layers)
+	}
+	for i, c := range cs {
+		if want := fmt.Sprintf("%%l%d_15", i); c.Kind != "all_reduce" || len(c.Operands) != 1 || c.Operands[0] != want || c.Bytes() != 16384 {
+			t.Fatalf("all-reduce %d: %s of %v (%d bytes), want one of %s", i, c.Kind, c.Operands, c.Bytes(), want)
+		}
+	}
+}
