@@ -42,6 +42,7 @@ func runCompile(args []string, io stdio) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(io.err, "arc compile: %v\n", err) // pflag prints nothing under ContinueOnError
 		return exitUsage
 	}
 	if fs.NArg() != 1 {

@@ -36,11 +36,19 @@ func writeFileAtomic(path string, write func(*os.File) error) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
+	mode := os.FileMode(0o644) // CreateTemp makes 0600: keep what a plain write would give
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm() // replacing a file keeps its permissions
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("cannot write %s: %v", path, err)

@@ -27,6 +27,7 @@ func runInspect(args []string, io stdio) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(io.err, "arc inspect: %v\n", err) // pflag prints nothing under ContinueOnError
 		return exitUsage
 	}
 	if fs.NArg() != 1 {

@@ -1,0 +1,312 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// runArc runs the CLI in-process with stdin and returns the exit code and the
+// two output streams.
+func runArc(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, stdio{strings.NewReader(stdin), &out, &errb})
+	return code, out.String(), errb.String()
+}
+
+// testdata returns a file of the golden tests in lowering/testdata.
+func testdata(t *testing.T, name string) (path string, content []byte) {
+	t.Helper()
+	path = filepath.Join("..", "..", "lowering", "testdata", name)
+	content, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, content
+}
+
+func TestCompileToStdout(t *testing.T) {
+	in, _ := testdata(t, "multi_operand.mlir")
+	_, want := testdata(t, "multi_operand.cuda-nvlink.out.mlir")
+	code, out, errs := runArc(t, "", "compile", "--target", "cuda:nvlink", in)
+	if code != exitOK || errs != "" || out != string(want) {
+		t.Errorf("exit %d, stderr %q; stdout is the golden output: %v", code, errs, out == string(want))
+	}
+}
+
+func TestCompileToFilesWithReport(t *testing.T) {
+	in, _ := testdata(t, "sizes_w4.mlir")
+	_, wantOut := testdata(t, "sizes_w4.rocm-mi300x.quant-int8.out.mlir")
+	_, wantReport := testdata(t, "sizes_w4.rocm-mi300x.quant-int8.report.json")
+	dir := t.TempDir()
+	outPath, reportPath := filepath.Join(dir, "out.mlir"), filepath.Join(dir, "report.json")
+	code, out, errs := runArc(t, "", "compile", "--target=rocm:mi300x", "--quant", "int8", "-o", outPath, "--report", reportPath, in)
+	if code != exitOK || out != "" || errs != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	for path, want := range map[string][]byte{outPath: wantOut, reportPath: wantReport} {
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the golden file (%v)", path, err)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v, want -rw-r--r--", path, fi.Mode())
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("the output directory holds %d files, want 2 (no temporary files left)", len(entries))
+	}
+}
+
+func TestCompileFromStdin(t *testing.T) {
+	_, src := testdata(t, "mesh2d.mlir")
+	code, out, errs := runArc(t, string(src), "compile", "--target", "none", "-")
+	if code != exitOK || out != string(src) || errs != "" {
+		t.Errorf("--target none from stdin: exit %d, stderr %q, identity %v", code, errs, out == string(src))
+	}
+	// Problems of stdin are reported as <stdin>.
+	code, _, errs = runArc(t, "module @m {\n  func.func @f( {\n}\n", "compile", "--target", "none", "-")
+	if code != exitInput || !strings.HasPrefix(errs, "arc: <stdin>:") {
+		t.Errorf("bad stdin: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestCompilePrintAfterAndDumpDir(t *testing.T) {
+	in, src := testdata(t, "reductions.mlir")
+	_, lowered := testdata(t, "reductions.tpu-v6e-8.out.mlir")
+	code, out, errs := runArc(t, "", "compile", "--target", "tpu:v6e-8", "--print-after", "select", "--print-after", "lower-tpu", in)
+	if code != exitOK || out != string(lowered) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	want := "// ----- after select -----\n" + string(src) + "// ----- after lower-tpu -----\n" + string(lowered)
+	if errs != want {
+		t.Errorf("--print-after wrote\n%s\nwant\n%s", errs, want)
+	}
+	code, _, errs = runArc(t, "", "compile", "--target", "tpu:v6e-8", "--print-after", "all", in)
+	for _, pass := range []string{"analyse", "select", "lower-tpu", "verify"} {
+		if !strings.Contains(errs, "// ----- after "+pass+" -----\n") {
+			t.Errorf("--print-after all: nothing after %s", pass)
+		}
+	}
+	code, _, errs = runArc(t, "", "compile", "--target", "tpu:v6e-8", "--print-after", "lower-cuda", in)
+	if code != exitUsage || errs != "arc: --print-after lower-cuda: no such pass for tpu:v6e-8 (passes: analyse, select, lower-tpu, verify)\n" {
+		t.Errorf("unknown pass: exit %d, %q", code, errs)
+	}
+
+	dir := filepath.Join(t.TempDir(), "dump")
+	if code, _, errs := runArc(t, "", "compile", "--target", "tpu:v6e-8", "--dump-dir", dir, in); code != exitOK {
+		t.Fatalf("--dump-dir: exit %d, %s", code, errs)
+	}
+	for name, want := range map[string][]byte{"00-input.mlir": src, "01-analyse.mlir": src, "02-select.mlir": src, "03-lower-tpu.mlir": lowered, "04-verify.mlir": lowered} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %v, equal %v", name, err, bytes.Equal(got, want))
+		}
+	}
+}
+
+func TestInspectTable(t *testing.T) {
+	in, _ := testdata(t, "lowered_cuda.mlir")
+	code, out, errs := runArc(t, "", "inspect", in)
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	lines := strings.Split(out, "\n")
+	if lines[0] != "module multi_operand: 9 collective operand(s)" {
+		t.Errorf("title %q", lines[0])
+	}
+	for _, want := range []string{
+		"# op line dtype shape bytes reduce ranks groups lowering codec est us why",
+		"0 all_reduce 9 f16 64x128 16 KiB sum 4 {0 1 2 3} {4 5 6 7} oneshot none 7.1 (native 21.7) oneshot: est 7.1 us vs native 21.7 us (3.0x)",
+		"1 all_reduce 10 f16 1024x1024 2 MiB sum 4 {0 1 2 3} {4 5 6 7} twoshot fp 19.7 (native 33.2) twoshot:fp: est 19.7 us vs native 33.3 us (1.7x)",
+		"3 all_reduce 13 bf16 3 6 B sum 4 {0 1 2 3} {4 5 6 7} native none - 6 bytes is not a multiple of 16",
+		"7 all_reduce[0] 27 f32 3 12 B sum 4 {0 1 2 3} {4 5 6 7} native none - 12 bytes is not a multiple of 16; 20 bytes is not a multiple of 16",
+	} {
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.Join(strings.Fields(l), " ") == want }) {
+			t.Errorf("inspect lacks the line %q:\n%s", want, out)
+		}
+	}
+	// An input arc never touched lists its collectives without decisions.
+	in, _ = testdata(t, "jax_mixed_collectives_f32_2dev.mlir")
+	_, out, _ = runArc(t, "", "inspect", in)
+	var kinds []string
+	for _, l := range strings.Split(out, "\n")[2:] {
+		if f := strings.Fields(l); len(f) > 7 { // "32 B" takes two fields
+			kinds = append(kinds, f[1]+" "+f[7])
+		}
+	}
+	if got := strings.Join(kinds, ", "); got != "all_reduce max, all_reduce min, all_reduce sum, reduce_scatter sum, all_gather -" {
+		t.Errorf("collectives of the JAX fixture: %s\n%s", got, out)
+	}
+}
+
+// TestReportAndInspectShareOneSchema: arc compile --report and arc inspect
+// --json of the lowered module write the same keys, row by row, and the
+// same decisions.
+func TestReportAndInspectShareOneSchema(t *testing.T) {
+	in, _ := testdata(t, "multi_operand.mlir")
+	dir := t.TempDir()
+	out, reportPath := filepath.Join(dir, "out.mlir"), filepath.Join(dir, "r.json")
+	if code, _, errs := runArc(t, "", "compile", "--target", "cuda:pcie", "-o", out, "--report", reportPath, in); code != exitOK {
+		t.Fatal(errs)
+	}
+	reportJSON, err := os.ReadFile(reportPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, inspectJSON, errs := runArc(t, "", "inspect", "--json", out)
+	if code != exitOK {
+		t.Fatal(errs)
+	}
+	type doc struct {
+		Target      string           `json:"target"`
+		Collectives []map[string]any `json:"collectives"`
+	}
+	var rep, ins doc
+	for _, d := range []struct {
+		data []byte
+		into *doc
+	}{{reportJSON, &rep}, {[]byte(inspectJSON), &ins}} {
+		dec := json.NewDecoder(bytes.NewReader(d.data))
+		if err := dec.Decode(d.into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rep.Target != "cuda:pcie" || ins.Target != "" || len(rep.Collectives) != len(ins.Collectives) {
+		t.Fatalf("targets %q and %q, %d and %d rows", rep.Target, ins.Target, len(rep.Collectives), len(ins.Collectives))
+	}
+	// The lowered module lists a split op's operands in a new order, so
+	// rows are compared as sets of their keys and decisions.
+	summary := func(rows []map[string]any) []string {
+		var out []string
+		for _, row := range rows {
+			var keys []string
+			for k := range row {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			out = append(out, strings.Join(keys, ",")+" "+row["dtype"].(string)+" "+row["lowering"].(string)+" "+row["codec"].(string))
+		}
+		sort.Strings(out)
+		return out
+	}
+	if a, b := summary(rep.Collectives), summary(ins.Collectives); !slices.Equal(a, b) {
+		t.Errorf("compile --report rows:\n%s\ninspect --json rows:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+	for _, k := range []string{"index", "op", "line", "dtype", "shape", "bytes", "reduction", "groups", "group_size", "lowering", "codec", "reason", "est_us"} {
+		if _, ok := ins.Collectives[0][k]; !ok {
+			t.Errorf("inspect --json rows lack %q", k)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	if code, out, errs := runArc(t, "", "version"); code != exitOK || out != "arc "+version+"\n" || errs != "" {
+		t.Errorf("version: exit %d, %q, %q", code, out, errs)
+	}
+	if code, _, errs := runArc(t, "", "version", "--json"); code != exitUsage || errs == "" {
+		t.Errorf("version with an argument: exit %d, %q", code, errs)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	good, _ := testdata(t, "goxla_allreduce_4rep.mlir")
+	bad := filepath.Join(t.TempDir(), "bad.mlir")
+	if err := os.WriteFile(bad, []byte("module @m {\n  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n    \"func.return\"(%y) : (tensor<4xf32>) -> ()\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unparsable := filepath.Join(t.TempDir(), "unparsable.mlir")
+	if err := os.WriteFile(unparsable, []byte("module @m {\n  %0 = \"a\"(\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	profile := filepath.Join(t.TempDir(), "p.json")
+	if err := os.WriteFile(profile, []byte("{\n  \"costs\": [\n}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string // a prefix of stderr
+	}{
+		{[]string{"compile", "--target", "cuda:nvlink", good}, exitOK, ""},
+		{[]string{"help"}, exitOK, "usage: arc <command>"},
+		{[]string{"compile", "--help"}, exitOK, "usage: arc compile"},
+		{[]string{"inspect", "-h"}, exitOK, "usage: arc inspect"},
+		{[]string{}, exitUsage, "usage: arc <command>"},
+		{[]string{"frobnicate"}, exitUsage, `arc: unknown command "frobnicate"`},
+		{[]string{"compile", good}, exitUsage, "arc: --target is required"},
+		{[]string{"compile", "--target", "gpu", good}, exitUsage, `arc: unknown target "gpu"`},
+		{[]string{"compile", "--target", "cuda:nvlink", "--quant", "int2", good}, exitUsage, `arc: --quant "int2"`},
+		{[]string{"compile", "--target", "cuda:nvlink", "--force", "one=oneshot", good}, exitUsage, `arc: --force "one=oneshot"`},
+		{[]string{"compile", "--target", "cuda:nvlink", "--min-bytes", "many", good}, exitUsage, `arc compile: invalid argument "many" for "--min-bytes"`},
+		{[]string{"compile", "--target", "cuda:nvlink", "--no-such-flag", good}, exitUsage, "arc compile: unknown flag: --no-such-flag"},
+		{[]string{"inspect", "--table"}, exitUsage, "arc inspect: unknown flag: --table"},
+		{[]string{"compile", "--target", "cuda:nvlink"}, exitUsage, "arc compile: want exactly one input FILE"},
+		{[]string{"compile", "--target", "cuda:nvlink", good, good}, exitUsage, "arc compile: want exactly one input FILE"},
+		{[]string{"inspect"}, exitUsage, "arc inspect: want exactly one input FILE"},
+		{[]string{"compile", "--target", "cuda:nvlink", "missing.mlir"}, exitInput, "arc: open missing.mlir: no such file or directory"},
+		{[]string{"compile", "--target", "cuda:nvlink", bad}, exitInput, "arc: " + bad + ":3:19: %y is used but not defined"},
+		{[]string{"compile", "--target", "none", unparsable}, exitInput, "arc: " + unparsable + ":3:1: "},
+		{[]string{"inspect", unparsable}, exitInput, "arc: " + unparsable + ":3:1: "},
+		{[]string{"compile", "--target", "cuda:nvlink", "--profile", profile, good}, exitInput, "arc: " + profile + ":3:1: "},
+		{[]string{"compile", "--target", "cuda:nvlink", "--force", "7=oneshot", good}, exitInput, "arc: select: --force 7: the module has 2 collective operand(s)"},
+		{[]string{"compile", "--target", "cuda:nvlink", "--force", "1=oneshot", good}, exitInput, "arc: select: --force 1=oneshot: reduction is max"},
+	} {
+		code, _, errs := runArc(t, "", c.args...)
+		if code != c.code || !strings.HasPrefix(errs, c.stderr) {
+			t.Errorf("arc %s: exit %d, stderr %q; want %d, %q...", strings.Join(c.args, " "), code, errs, c.code, c.stderr)
+		}
+	}
+}
+
+// TestFailedCompileLeavesOutputsAlone: when arc fails, an -o file (or
+// report) from before stays as it was, and no temporary file is left.
+func TestFailedCompileLeavesOutputsAlone(t *testing.T) {
+	good, _ := testdata(t, "goxla_allreduce_4rep.mlir")
+	bad := filepath.Join(t.TempDir(), "bad.mlir")
+	if err := os.WriteFile(bad, []byte("module @m {\n  %0 = \n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, report := filepath.Join(dir, "out.mlir"), filepath.Join(dir, "report.json")
+	for _, p := range []string{out, report} {
+		if err := os.WriteFile(p, []byte("keep me\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, bad},                                     // bad input
+		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, "--force", "0=ring", good},                // a failing pass
+		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", filepath.Join(dir, "no", "such", "r.json"), good}, // the report cannot be written
+	} {
+		if code, _, errs := runArc(t, "", args...); code != exitInput {
+			t.Errorf("arc %s: exit %d (%s), want %d", strings.Join(args, " "), code, errs, exitInput)
+		}
+		for _, p := range []string{out, report} {
+			if got, err := os.ReadFile(p); err != nil || string(got) != "keep me\n" {
+				t.Errorf("after arc %s, %s holds %q (%v)", strings.Join(args, " "), p, got, err)
+			}
+		}
+	}
+	// A successful compile replaces the file and keeps its permissions.
+	if code, _, errs := runArc(t, "", "compile", "--target", "cuda:nvlink", "-o", out, good); code != exitOK {
+		t.Fatal(errs)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 || fi.Size() == int64(len("keep me\n")) {
+		t.Errorf("replaced output: %v, %v", fi.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left in the output directory: %v", names)
+	}
+}
