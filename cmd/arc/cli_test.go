@@ -282,7 +282,7 @@ func TestFailedCompileLeavesOutputsAlone(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, bad},                                     // bad input
+		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, bad},                                      // bad input
 		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, "--force", "0=ring", good},                // a failing pass
 		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", filepath.Join(dir, "no", "such", "r.json"), good}, // the report cannot be written
 	} {
