@@ -62,7 +62,9 @@ GPU_SRCS  := $(wildcard runtime/gpu/*.cu runtime/gpu/*.cc)
 GPU_HDRS  := $(wildcard runtime/gpu/*.h runtime/gpu/*.cuh)
 GPU_OBJS  := $(patsubst runtime/gpu/%,build/gpu/%.o,$(GPU_SRCS))
 HIPCXX    ?= clang++-19
-HIP_FLAGS ?= -x hip --offload-arch=gfx942 -nogpulib --cuda-device-only -S -O3 -ffp-contract=off -std=c++17
+HIP_OPT   ?= -O3
+HIP_FLAGS ?= -x hip --offload-arch=gfx942 -nogpulib --cuda-device-only -S $(HIP_OPT) -ffp-contract=off -std=c++17
+HIP_ASMS  := $(patsubst runtime/gpu/%,build/hip/%.s,$(GPU_SRCS))
 # NCCL for kbench: a system install or the one in a Python venv (nvidia-nccl wheels).
 NCCL_HOME ?= $(patsubst %/include/nccl.h,%,$(firstword $(wildcard /usr/include/nccl.h /usr/local/cuda/include/nccl.h \
 	/opt/*/.venv/lib/python3*/site-packages/nvidia/nccl/include/nccl.h \
@@ -84,10 +86,12 @@ build/kbench: runtime/gpu/bench/kbench.cu build/libarc_gpu.so
 	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Iruntime/gpu -I$(NCCL_HOME)/include -o $@ $< \
 		-Lbuild -larc_gpu -Xlinker -rpath='$$ORIGIN' -L$(NCCL_HOME)/lib -l:libnccl.so.2 -Xlinker -rpath=$(NCCL_HOME)/lib
 
-hip-check:
-	@mkdir -p build/hip
-	@for f in $(GPU_SRCS); do $(HIPCXX) $(HIP_FLAGS) -o build/hip/$$(basename $$f).s $$f || exit 1; done
+hip-check: $(HIP_ASMS)
 	@echo "hip-check: $(words $(GPU_SRCS)) sources compile for gfx942"
+
+build/hip/%.s: runtime/gpu/% $(GPU_HDRS)
+	@mkdir -p $(@D)
+	@$(HIPCXX) $(HIP_FLAGS) -o $@ $<
 
 device-bin:
 	@mkdir -p .devbin

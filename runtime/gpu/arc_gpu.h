@@ -46,7 +46,8 @@ enum {
   ARC_ERR_INVALID = 1,     /* bad argument */
   ARC_ERR_UNSUPPORTED = 2, /* algorithm/codec/world/dtype combination not supported */
   ARC_ERR_CUDA = 3,        /* the GPU runtime failed; arc_last_error has its message */
-  ARC_ERR_TOO_LARGE = 4    /* count exceeds the communicator's max_bytes */
+  ARC_ERR_TOO_LARGE = 4,   /* count exceeds the communicator's max_bytes */
+  ARC_ERR_TIMEOUT = 5      /* a kernel gave up waiting for a peer (ARC_TIMEOUT_MS); the communicator is unusable */
 };
 
 /* arc_comm_create makes a communicator for world = ndevices ranks.
@@ -60,6 +61,13 @@ int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out, size_t co
                   arc_algo algo, arc_codec codec, int flags, void *stream);
 
 int arc_comm_destroy(arc_comm *comm);
+
+/* arc_comm_status reports ARC_ERR_TIMEOUT when a kernel of any rank gave up
+ * waiting for a peer since the communicator was made (only with the
+ * environment variable ARC_TIMEOUT_MS set when it was created; without it,
+ * kernels wait forever, as NCCL does). Call it once the ranks' streams have
+ * finished; it reads each rank's status word synchronously. */
+int arc_comm_status(arc_comm *comm);
 
 const char *arc_error_string(int code);
 /* arc_last_error is the message of the calling thread's last failure. */

@@ -1,0 +1,601 @@
+/* arc_kernels.cuh: arc's all-reduce kernels (docs/KERNELS.md explains them).
+ *
+ * Work unit: a tile of 512 atoms of 8 elements (4096 elements, 128 codec
+ * blocks); thread t of a 512-thread block holds atom t, the 4 threads of a
+ * codec block are lanes 0..3 of a group. Tile j of a chunk belongs to block
+ * j % gridDim.x; block b keeps its k-th tile at offset k * tile bytes of its
+ * own fixed region of every exchange slot, so calls of any size reuse the
+ * same bytes for the same block and never overlap another block's.
+ *
+ * Synchronisation: block b of every rank counts its calls in epochs[b]
+ * (device memory, bumped by the kernel itself). A sender writes its data,
+ * then releases flag[slot][b] = epoch at the receiver; the receiver acquires
+ * flag >= epoch. No host state changes between calls, so a captured graph
+ * replays correctly.
+ */
+#ifndef ARC_KERNELS_CUH
+#define ARC_KERNELS_CUH
+
+#include "arc_codec.h"
+#include "arc_internal.h"
+
+#define ARC_THREADS 512
+#define ARC_TILE_ELEMS (ARC_THREADS * ARC_LANE)
+#define ARC_TILE_BLOCKS (ARC_THREADS / 4)
+#define ARC_UNROLL 4 /* tiles loaded before any is processed: loads in flight */
+
+ARC_FN uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* First codec block of chunk c when nb blocks are split into parts chunks. */
+ARC_FN uint64_t chunk_lo(uint64_t nb, int parts, int c) { return nb * (uint64_t)c / (uint64_t)parts; }
+
+/* ---- element types: 8 raw elements of an atom ---- */
+
+template <int DT>
+struct Elem {
+  static constexpr int kBytes = DT == ARC_F32 ? 4 : 2;
+  static constexpr int kVec = kBytes / 2; /* 16-byte words per atom */
+  struct Raw {
+    uint4 v[kVec];
+  };
+  ARC_D static float get(const Raw &r, int i) {
+    const uint32_t *w = (const uint32_t *)r.v;
+    if (DT == ARC_F32) return bits_f32(w[i]);
+    uint16_t h = (uint16_t)(w[i >> 1] >> (16 * (i & 1)));
+    return DT == ARC_F16 ? f16_to_f32(h) : bf16_to_f32(h);
+  }
+  ARC_D static void widen(const Raw &r, float *x) {
+    for (int i = 0; i < ARC_LANE; i++) x[i] = get(r, i);
+  }
+  ARC_D static void narrow(const float *x, Raw &r) {
+    uint32_t *w = (uint32_t *)r.v;
+    if constexpr (DT == ARC_F32) {
+      for (int i = 0; i < ARC_LANE; i++) w[i] = f32_bits(x[i]);
+    } else {
+      for (int i = 0; i < ARC_LANE; i += 2) {
+        uint32_t lo = DT == ARC_F16 ? f32_to_f16(x[i]) : f32_to_bf16(x[i]);
+        uint32_t hi = DT == ARC_F16 ? f32_to_f16(x[i + 1]) : f32_to_bf16(x[i + 1]);
+        w[i >> 1] = lo | (hi << 16);
+      }
+    }
+  }
+  /* The atom at element e0 of a buffer of n; elements past n read as +0. */
+  ARC_D static Raw load(const void *base, uint64_t e0, uint64_t n, bool vec) {
+    Raw r;
+    const char *p = (const char *)base + e0 * kBytes;
+    if (vec && e0 + ARC_LANE <= n) {
+      for (int k = 0; k < kVec; k++) r.v[k] = ((const uint4 *)p)[k];
+      return r;
+    }
+    for (int k = 0; k < kVec; k++) r.v[k] = make_uint4(0, 0, 0, 0);
+    char *d = (char *)r.v;
+    for (int i = 0; i < ARC_LANE; i++)
+      if (e0 + i < n)
+        for (int c = 0; c < kBytes; c++) d[i * kBytes + c] = p[i * kBytes + c];
+    return r;
+  }
+  ARC_D static void store(void *base, uint64_t e0, uint64_t n, bool vec, const Raw &r) {
+    char *p = (char *)base + e0 * kBytes;
+    if (vec && e0 + ARC_LANE <= n) {
+      for (int k = 0; k < kVec; k++) ((uint4 *)p)[k] = r.v[k];
+      return;
+    }
+    const char *s = (const char *)r.v;
+    for (int i = 0; i < ARC_LANE; i++)
+      if (e0 + i < n)
+        for (int c = 0; c < kBytes; c++) p[i * kBytes + c] = s[i * kBytes + c];
+  }
+  /* Exchange copies: whole atoms, 16-byte aligned. */
+  ARC_D static void put(char *tile, int t, const Raw &r) {
+    for (int k = 0; k < kVec; k++) ((uint4 *)tile)[t * kVec + k] = r.v[k];
+  }
+  ARC_D static Raw fetch(const char *tile, int t) {
+    Raw r;
+    for (int k = 0; k < kVec; k++) r.v[k] = ldx16(tile + (size_t)(t * kVec + k) * 16);
+    return r;
+  }
+};
+
+/* ---- codecs: encode/decode one lane, store/load it in a tile ---- */
+
+ARC_D IntStats shfl_stats(IntStats s, int m) {
+  IntStats o;
+  o.mx = shfl_xor(s.mx, m);
+  o.mn = shfl_xor(s.mn, m);
+  o.bad = shfl_xor(s.bad, m);
+  return o;
+}
+
+ARC_D Fp8Stats shfl_stats(Fp8Stats s, int m) {
+  Fp8Stats o;
+  o.a = shfl_xor(s.a, m);
+  o.bad = shfl_xor(s.bad, m);
+  return o;
+}
+
+/* Integer codec tile: [codes: 512 lanes][f16 scales: 128 blocks]; int6's
+ * 48-bit lanes are split into a 32-bit plane and a 16-bit plane. */
+template <int BITS>
+struct IntCodec {
+  struct Word {
+    uint64_t w;
+    float s;
+    uint16_t s16;
+  };
+  static constexpr uint32_t kCodeBytes = ARC_THREADS * BITS;
+  static constexpr uint32_t kTileBytes = kCodeBytes + ARC_TILE_BLOCKS * 2;
+  ARC_D static void encode(const float *x, int lane, Word &o) {
+    (void)lane;
+    IntStats st = int_stats(x);
+    st = int_stats_merge(st, shfl_stats(st, 1));
+    st = int_stats_merge(st, shfl_stats(st, 2));
+    o.s16 = int_scale<BITS>(st, &o.s);
+    o.w = int_codes<BITS>(x, o.s);
+  }
+  ARC_D static void decode(const Word &o, int lane, float *y) {
+    (void)lane;
+    int_decode<BITS>(o.w, o.s, y);
+  }
+  ARC_D static void store(char *tile, int t, const Word &o) {
+    uint32_t lo = (uint32_t)o.w, hi = (uint32_t)(o.w >> 32);
+    if (BITS == 8) {
+      ((uint2 *)tile)[t] = make_uint2(lo, hi);
+    } else if (BITS == 4) {
+      ((uint32_t *)tile)[t] = lo;
+    } else {
+      ((uint32_t *)tile)[t] = lo;
+      ((uint16_t *)(tile + ARC_THREADS * 4))[t] = (uint16_t)hi;
+    }
+    if ((t & 3) == 0) ((uint16_t *)(tile + kCodeBytes))[t >> 2] = o.s16;
+  }
+  ARC_D static void load(const char *tile, int t, Word &o) {
+    if (BITS == 8) {
+      uint2 v = ldx8(tile + (size_t)t * 8);
+      o.w = (uint64_t)v.x | ((uint64_t)v.y << 32);
+    } else if (BITS == 4) {
+      o.w = ldx4(tile + (size_t)t * 4);
+    } else {
+      o.w = (uint64_t)ldx4(tile + (size_t)t * 4) | ((uint64_t)ldx2(tile + ARC_THREADS * 4 + (size_t)t * 2) << 32);
+    }
+    o.s16 = ldx2(tile + kCodeBytes + (size_t)(t >> 2) * 2);
+    o.s = f16_to_f32(o.s16);
+  }
+};
+
+/* The Walsh-Hadamard transform of a block held by 4 lanes. */
+ARC_D void fwht_block(float *u, int lane) {
+  float other[ARC_LANE];
+  fwht_in_lane(u);
+  for (int i = 0; i < ARC_LANE; i++) other[i] = shfl_xor(u[i], 1);
+  fwht_across(u, other, (lane & 1) != 0);
+  for (int i = 0; i < ARC_LANE; i++) other[i] = shfl_xor(u[i], 2);
+  fwht_across(u, other, (lane & 2) != 0);
+}
+
+/* int4r: signs, (1/8) H, int4; decoding applies (1/4) H and the signs. */
+struct RotCodec {
+  typedef IntCodec<4> Base;
+  typedef Base::Word Word;
+  static constexpr uint32_t kTileBytes = Base::kTileBytes;
+  ARC_D static void encode(const float *x, int lane, Word &o) {
+    float u[ARC_LANE];
+    for (int i = 0; i < ARC_LANE; i++) u[i] = x[i];
+    rot_flip(u, lane);
+    fwht_block(u, lane);
+    scale_all(u, 0.125f);
+    Base::encode(u, lane, o);
+  }
+  ARC_D static void decode(const Word &o, int lane, float *y) {
+    Base::decode(o, lane, y);
+    fwht_block(y, lane);
+    scale_all(y, 0.25f);
+    rot_flip(y, lane);
+  }
+  ARC_D static void store(char *tile, int t, const Word &o) { Base::store(tile, t, o); }
+  ARC_D static void load(const char *tile, int t, Word &o) { Base::load(tile, t, o); }
+};
+
+/* fp8 tile: [e4m3 codes: 512 lanes x 8][f32 scales: 128 blocks]. */
+struct Fp8Codec {
+  struct Word {
+    uint64_t w;
+    float s;
+  };
+  static constexpr uint32_t kCodeBytes = ARC_THREADS * 8;
+  static constexpr uint32_t kTileBytes = kCodeBytes + ARC_TILE_BLOCKS * 4;
+  ARC_D static void encode(const float *x, int lane, Word &o) {
+    (void)lane;
+    Fp8Stats st = fp8_stats(x);
+    st = fp8_stats_merge(st, shfl_stats(st, 1));
+    st = fp8_stats_merge(st, shfl_stats(st, 2));
+    o.s = fp8_scale(st);
+    o.w = fp8_codes(x, o.s);
+  }
+  ARC_D static void decode(const Word &o, int lane, float *y) {
+    (void)lane;
+    fp8_decode(o.w, o.s, y);
+  }
+  ARC_D static void store(char *tile, int t, const Word &o) {
+    ((uint2 *)tile)[t] = make_uint2((uint32_t)o.w, (uint32_t)(o.w >> 32));
+    if ((t & 3) == 0) ((uint32_t *)(tile + kCodeBytes))[t >> 2] = f32_bits(o.s);
+  }
+  ARC_D static void load(const char *tile, int t, Word &o) {
+    uint2 v = ldx8(tile + (size_t)t * 8);
+    o.w = (uint64_t)v.x | ((uint64_t)v.y << 32);
+    o.s = bits_f32(ldx4(tile + kCodeBytes + (size_t)(t >> 2) * 4));
+  }
+};
+
+/* fp: the values themselves in the wire type WDT. */
+template <int WDT>
+struct FpCodec {
+  typedef Elem<WDT> E;
+  typedef typename E::Raw Word;
+  static constexpr uint32_t kTileBytes = ARC_TILE_ELEMS * E::kBytes;
+  ARC_D static void encode(const float *x, int lane, Word &o) {
+    (void)lane;
+    E::narrow(x, o);
+  }
+  ARC_D static void decode(const Word &o, int lane, float *y) {
+    (void)lane;
+    E::widen(o, y);
+  }
+  ARC_D static void store(char *tile, int t, const Word &o) { E::put(tile, t, o); }
+  ARC_D static void load(const char *tile, int t, Word &o) { o = E::fetch(tile, t); }
+};
+
+/* ---- epochs and flags ---- */
+
+ARC_D uint32_t begin_epoch(const KernelArgs &a) {
+  __shared__ uint32_t epoch;
+  if (threadIdx.x == 0) epoch = a.epochs[blockIdx.x] + 1u;
+  __syncthreads();
+  return epoch;
+}
+
+ARC_D void end_epoch(const KernelArgs &a, uint32_t e) {
+  if (threadIdx.x == 0) a.epochs[blockIdx.x] = e;
+}
+
+/* Wait until *f has reached epoch e (wrap-safe). With a timeout, give up,
+ * record it in the rank's status word and let the kernel run out. */
+ARC_D void wait_flag(const KernelArgs &a, const uint32_t *f, uint32_t e) {
+  uint32_t spins = 0;
+  uint64_t start = 0;
+  while ((int32_t)(ld_acquire_sys(f) - e) < 0) {
+    if (++spins < 256) continue;
+    pause_briefly();
+    if (a.timeout_ns == 0 || (spins & 255u) != 0) continue;
+    if (*(volatile uint32_t *)a.status != 0) return;
+    uint64_t now = clock_ns();
+    if (start == 0) start = now;
+    if (now - start > a.timeout_ns) {
+      atomicExch(a.status, 1u);
+      return;
+    }
+  }
+}
+
+/* Thread i < count waits for flags[i * stride] >= e (skipping `skip`), then
+ * the block proceeds together. */
+ARC_D void wait_all(const KernelArgs &a, const uint32_t *flags, int count, int skip, uint32_t e) {
+  int i = threadIdx.x;
+  if (i < count && i != skip) wait_flag(a, flags + (size_t)i * a.grid, e);
+  __syncthreads();
+}
+
+ARC_D void release(uint32_t *f, uint32_t e) {
+  fence_sys();
+  st_release_sys(f, e);
+}
+
+/* ---- oneshot: push the raw input to every peer, reduce all in rank order ---- */
+
+template <int DT>
+__global__ void __launch_bounds__(ARC_THREADS, 1) oneshot_kernel(KernelArgs a) {
+  typedef Elem<DT> E;
+  const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, W = a.world, me = a.rank;
+  const uint32_t e = begin_epoch(a);
+  const uint64_t par = e & 1u;
+  const uint64_t tiles = cdiv(a.n, ARC_TILE_ELEMS);
+  const uint64_t tile_bytes = (uint64_t)ARC_TILE_ELEMS * E::kBytes;
+  /* slot s of rank r, this block: where sender s puts its tiles */
+  auto slot = [&](int r, int s) {
+    return a.x[r] + a.lay.one_x + ((par * W + s) * a.grid + b) * a.lay.one_cap;
+  };
+
+  for (uint64_t j0 = b; j0 < tiles; j0 += (uint64_t)ARC_UNROLL * G) {
+    typename E::Raw raw[ARC_UNROLL];
+    for (int u = 0; u < ARC_UNROLL; u++) {
+      uint64_t j = j0 + (uint64_t)u * G;
+      if (j < tiles) raw[u] = E::load(a.in, j * ARC_TILE_ELEMS + (uint64_t)t * ARC_LANE, a.n, a.vec);
+    }
+    for (int d = 1; d < W; d++) {
+      int r = (me + d) % W;
+      for (int u = 0; u < ARC_UNROLL; u++) {
+        uint64_t j = j0 + (uint64_t)u * G;
+        if (j < tiles) E::put(slot(r, me) + (j / G) * tile_bytes, t, raw[u]);
+      }
+    }
+  }
+  __syncthreads();
+  if (t < W && t != me) release(a.f[t] + a.lay.one_f + (size_t)me * a.grid + b, e);
+  wait_all(a, a.f[me] + a.lay.one_f + b, W, me, e);
+
+  for (uint64_t j = b; j < tiles; j += G) {
+    const uint64_t e0 = j * ARC_TILE_ELEMS + (uint64_t)t * ARC_LANE;
+    typename E::Raw raw[8];
+#pragma unroll
+    for (int s = 0; s < 8; s++) {
+      if (s >= W) break;
+      raw[s] = s == me ? E::load(a.in, e0, a.n, a.vec) : E::fetch(slot(me, s) + (j / G) * tile_bytes, t);
+    }
+    float acc[ARC_LANE], v[ARC_LANE];
+    E::widen(raw[0], acc);
+#pragma unroll
+    for (int s = 1; s < 8; s++) {
+      if (s >= W) break;
+      E::widen(raw[s], v);
+      for (int i = 0; i < ARC_LANE; i++) acc[i] = fadd(acc[i], v[i]);
+    }
+    typename E::Raw o;
+    E::narrow(acc, o);
+    if (e0 < a.n) E::store(a.out, e0, a.n, a.vec, o);
+  }
+  end_epoch(a, e);
+}
+
+/* ---- shared steps of the codec algorithms ---- */
+
+/* Encode this rank's input for tiles of chunk [lo, hi) owned by block b and
+ * put them in dst (the block's region of a peer's slot). */
+template <int DT, class C>
+ARC_D void push_chunk(const KernelArgs &a, uint64_t lo, uint64_t hi, char *dst) {
+  typedef Elem<DT> E;
+  const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, lane = t & 3;
+  const uint64_t tiles = cdiv(hi - lo, ARC_TILE_BLOCKS);
+  for (uint64_t j0 = b; j0 < tiles; j0 += (uint64_t)ARC_UNROLL * G) {
+    typename E::Raw raw[ARC_UNROLL];
+    for (int u = 0; u < ARC_UNROLL; u++) {
+      uint64_t j = j0 + (uint64_t)u * G, cb = lo + j * ARC_TILE_BLOCKS + (t >> 2);
+      if (j < tiles) raw[u] = E::load(a.in, cb * 32 + lane * ARC_LANE, cb < hi ? a.n : 0, a.vec);
+    }
+    for (int u = 0; u < ARC_UNROLL; u++) {
+      uint64_t j = j0 + (uint64_t)u * G, cb = lo + j * ARC_TILE_BLOCKS + (t >> 2);
+      if (j >= tiles) break; /* uniform across the block */
+      float x[ARC_LANE];
+      E::widen(raw[u], x);
+      typename C::Word w;
+      C::encode(x, lane, w);
+      if (cb < hi) C::store(dst + (j / G) * C::kTileBytes, t, w);
+    }
+  }
+}
+
+/* Decode the tiles of chunk [lo, hi) that src (this block's region of a
+ * slot) holds and write them to the output. */
+template <int DT, class C>
+ARC_D void pull_chunk(const KernelArgs &a, uint64_t lo, uint64_t hi, const char *src) {
+  typedef Elem<DT> E;
+  const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, lane = t & 3;
+  const uint64_t tiles = cdiv(hi - lo, ARC_TILE_BLOCKS);
+  for (uint64_t j0 = b; j0 < tiles; j0 += (uint64_t)ARC_UNROLL * G) {
+    typename C::Word w[ARC_UNROLL];
+    for (int u = 0; u < ARC_UNROLL; u++) {
+      uint64_t j = j0 + (uint64_t)u * G, cb = lo + j * ARC_TILE_BLOCKS + (t >> 2);
+      if (j < tiles && cb < hi) C::load(src + (j / G) * C::kTileBytes, t, w[u]);
+    }
+    for (int u = 0; u < ARC_UNROLL; u++) {
+      uint64_t j = j0 + (uint64_t)u * G, cb = lo + j * ARC_TILE_BLOCKS + (t >> 2);
+      if (j >= tiles) break;
+      float y[ARC_LANE];
+      C::decode(w[u], lane, y); /* every lane decodes: int4r shuffles */
+      typename E::Raw o;
+      E::narrow(y, o);
+      uint64_t e0 = cb * 32 + lane * ARC_LANE;
+      if (cb < hi && e0 < a.n) E::store(a.out, e0, a.n, a.vec, o);
+    }
+  }
+}
+
+/* Sum, in rank order, the decoded contributions of `count` senders to tile j
+ * of chunk [lo, hi): slot(s) is sender s's region, or null for this rank's
+ * own input, which is encoded and decoded here. */
+template <int DT, class C, class Slot>
+ARC_D void reduce_tile(const KernelArgs &a, uint64_t lo, uint64_t hi, uint64_t j, int count, Slot slot,
+                       float *acc) {
+  typedef Elem<DT> E;
+  const int t = threadIdx.x, G = gridDim.x, lane = t & 3;
+  const uint64_t cb = lo + j * ARC_TILE_BLOCKS + (t >> 2);
+  /* Fixed trip counts keep w[] in registers; count is uniform in the block. */
+  typename C::Word w[8];
+#pragma unroll
+  for (int s = 0; s < 8; s++) {
+    if (s >= count) break;
+    const char *src = slot(s);
+    if (src == nullptr) {
+      float x[ARC_LANE];
+      E::widen(E::load(a.in, cb * 32 + lane * ARC_LANE, cb < hi ? a.n : 0, a.vec), x);
+      C::encode(x, lane, w[s]);
+    } else if (cb < hi) {
+      C::load(src + (j / G) * C::kTileBytes, t, w[s]);
+    }
+  }
+  float v[ARC_LANE];
+  C::decode(w[0], lane, acc);
+#pragma unroll
+  for (int s = 1; s < 8; s++) {
+    if (s >= count) break;
+    C::decode(w[s], lane, v);
+    for (int i = 0; i < ARC_LANE; i++) acc[i] = fadd(acc[i], v[i]);
+  }
+}
+
+/* A short last block encodes its missing positions as +0, whatever a decode
+ * left there (int4r's inverse rotation spreads values into them). */
+ARC_D void clear_padding(float *v, uint64_t e0, uint64_t n) {
+  for (int i = 0; i < ARC_LANE; i++)
+    if (e0 + i >= n) v[i] = 0.0f;
+}
+
+/* Encode a reduced tile, write its decoded value to the output and return the
+ * encoded word for the peers: every rank decodes the same bytes. */
+template <int DT, class C>
+ARC_D typename C::Word finish_tile(const KernelArgs &a, uint64_t lo, uint64_t hi, uint64_t j, float *acc) {
+  typedef Elem<DT> E;
+  const int t = threadIdx.x, lane = t & 3;
+  const uint64_t cb = lo + j * ARC_TILE_BLOCKS + (t >> 2);
+  clear_padding(acc, cb * 32 + lane * ARC_LANE, a.n);
+  typename C::Word w;
+  C::encode(acc, lane, w);
+  float y[ARC_LANE];
+  C::decode(w, lane, y);
+  typename E::Raw o;
+  E::narrow(y, o);
+  uint64_t e0 = cb * 32 + lane * ARC_LANE;
+  if (cb < hi && e0 < a.n) E::store(a.out, e0, a.n, a.vec, o);
+  return w;
+}
+
+/* ---- twoshot: reduce-scatter and all-gather, each through the codec ---- */
+
+template <int DT, class C>
+__global__ void __launch_bounds__(ARC_THREADS, 1) twoshot_kernel(KernelArgs a) {
+  const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, W = a.world, me = a.rank;
+  const uint32_t e = begin_epoch(a);
+  const uint64_t nb = cdiv(a.n, 32);
+  auto p1 = [&](int r, int s) { return a.x[r] + a.lay.p1_x + ((uint64_t)s * a.grid + b) * a.lay.cap; };
+  auto p2 = [&](int r, int s) { return a.x[r] + a.lay.p2_x + ((uint64_t)s * a.grid + b) * a.lay.cap; };
+
+  /* 1. each peer's chunk, encoded, into the peer's slot for this rank */
+  for (int d = 1; d < W; d++) {
+    int r = (me + d) % W;
+    push_chunk<DT, C>(a, chunk_lo(nb, W, r), chunk_lo(nb, W, r + 1), p1(r, me));
+  }
+  __syncthreads();
+  if (t < W && t != me) release(a.f[t] + a.lay.p1_f + (size_t)me * a.grid + b, e);
+  wait_all(a, a.f[me] + a.lay.p1_f + b, W, me, e);
+
+  /* 2. reduce the own chunk in rank order, send it encoded to every peer */
+  const uint64_t lo = chunk_lo(nb, W, me), hi = chunk_lo(nb, W, me + 1);
+  const uint64_t tiles = cdiv(hi - lo, ARC_TILE_BLOCKS);
+  for (uint64_t j = b; j < tiles; j += G) {
+    float acc[ARC_LANE];
+    reduce_tile<DT, C>(a, lo, hi, j, W, [&](int s) -> const char * { return s == me ? nullptr : p1(me, s); },
+                       acc);
+    typename C::Word w = finish_tile<DT, C>(a, lo, hi, j, acc);
+    if (lo + j * ARC_TILE_BLOCKS + (t >> 2) < hi)
+      for (int d = 1; d < W; d++) C::store(p2((me + d) % W, me) + (j / G) * C::kTileBytes, t, w);
+  }
+  __syncthreads();
+  if (t < W && t != me) release(a.f[t] + a.lay.p2_f + (size_t)me * a.grid + b, e);
+  wait_all(a, a.f[me] + a.lay.p2_f + b, W, me, e);
+
+  /* 3. decode every other owner's chunk */
+  for (int d = 1; d < W; d++) {
+    int r = (me + d) % W;
+    pull_chunk<DT, C>(a, chunk_lo(nb, W, r), chunk_lo(nb, W, r + 1), p2(me, r));
+  }
+  end_epoch(a, e);
+}
+
+/* ---- hier: reduce-scatter in each half, swap half sums with the partner in
+ * the other half, all-gather in each half ---- */
+
+template <int DT, class C>
+__global__ void __launch_bounds__(ARC_THREADS, 1) hier_kernel(KernelArgs a) {
+  const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, W = a.world, me = a.rank;
+  const int H = W / 2, g = me / H, i = me % H, partner = (me + H) % W;
+  const uint32_t e = begin_epoch(a);
+  const uint64_t par = e & 1u;
+  const uint64_t nb = cdiv(a.n, 32);
+  auto p1 = [&](int r, int s) { return a.x[r] + a.lay.p1_x + ((uint64_t)s * a.grid + b) * a.lay.cap; };
+  auto px = [&](int r, int half) {
+    return a.x[r] + a.lay.px_x + ((par * 2 + half) * a.grid + b) * a.lay.cap;
+  };
+  auto p2 = [&](int r, int s) { return a.x[r] + a.lay.p2_x + ((uint64_t)s * a.grid + b) * a.lay.cap; };
+
+  /* 1. reduce-scatter inside the half: chunk m goes to member m */
+  for (int d = 1; d < H; d++) {
+    int m = (i + d) % H;
+    push_chunk<DT, C>(a, chunk_lo(nb, H, m), chunk_lo(nb, H, m + 1), p1(g * H + m, i));
+  }
+  __syncthreads();
+  if (t < H && t != i) release(a.f[g * H + t] + a.lay.p1_f + (size_t)i * a.grid + b, e);
+  wait_all(a, a.f[me] + a.lay.p1_f + b, H, i, e);
+
+  /* 2. the half's sum of chunk i, encoded, to the own and the partner's slot */
+  const uint64_t lo = chunk_lo(nb, H, i), hi = chunk_lo(nb, H, i + 1);
+  const uint64_t tiles = cdiv(hi - lo, ARC_TILE_BLOCKS);
+  for (uint64_t j = b; j < tiles; j += G) {
+    float acc[ARC_LANE];
+    reduce_tile<DT, C>(a, lo, hi, j, H, [&](int s) -> const char * { return s == i ? nullptr : p1(me, s); }, acc);
+    typename C::Word w;
+    clear_padding(acc, (lo + j * ARC_TILE_BLOCKS + (t >> 2)) * 32 + (t & 3) * ARC_LANE, a.n);
+    C::encode(acc, t & 3, w);
+    if (lo + j * ARC_TILE_BLOCKS + (t >> 2) < hi) {
+      C::store(px(me, g) + (j / G) * C::kTileBytes, t, w);
+      C::store(px(partner, g) + (j / G) * C::kTileBytes, t, w);
+    }
+  }
+  __syncthreads();
+  if (t == 0) release(a.f[partner] + a.lay.px_f + b, e);
+  if (t == 0) wait_flag(a, a.f[me] + a.lay.px_f + b, e);
+  __syncthreads();
+
+  /* 3. both halves' sums in half order; the result to the half */
+  for (uint64_t j = b; j < tiles; j += G) {
+    float acc[ARC_LANE];
+    reduce_tile<DT, C>(a, lo, hi, j, 2, [&](int half) -> const char * { return px(me, half); }, acc);
+    typename C::Word w = finish_tile<DT, C>(a, lo, hi, j, acc);
+    if (lo + j * ARC_TILE_BLOCKS + (t >> 2) < hi)
+      for (int d = 1; d < H; d++) C::store(p2(g * H + (i + d) % H, i) + (j / G) * C::kTileBytes, t, w);
+  }
+  __syncthreads();
+  if (t < H && t != i) release(a.f[g * H + t] + a.lay.p2_f + (size_t)i * a.grid + b, e);
+  wait_all(a, a.f[me] + a.lay.p2_f + b, H, i, e);
+
+  /* 4. decode the half's other chunks */
+  for (int d = 1; d < H; d++) {
+    int m = (i + d) % H;
+    pull_chunk<DT, C>(a, chunk_lo(nb, H, m), chunk_lo(nb, H, m + 1), p2(me, m));
+  }
+  end_epoch(a, e);
+}
+
+/* ---- dispatch: dtype x codec to one instantiation of Launch<DT, Codec> ---- */
+
+template <template <int, class> class Launch, int DT>
+gpuError_t dispatch_codec(int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s) {
+  switch (codec) {
+  case ARC_CODEC_FP:
+    if (DT == ARC_BF16 && cast) return Launch<DT, FpCodec<ARC_F16> >::run(a, blocks, s);
+    return Launch<DT, FpCodec<DT> >::run(a, blocks, s);
+  case ARC_CODEC_INT8:
+    return Launch<DT, IntCodec<8> >::run(a, blocks, s);
+  case ARC_CODEC_INT6:
+    return Launch<DT, IntCodec<6> >::run(a, blocks, s);
+  case ARC_CODEC_INT4:
+    return Launch<DT, IntCodec<4> >::run(a, blocks, s);
+  case ARC_CODEC_INT4R:
+    return Launch<DT, RotCodec>::run(a, blocks, s);
+  case ARC_CODEC_FP8:
+    return Launch<DT, Fp8Codec>::run(a, blocks, s);
+  }
+  return gpuErrorInvalidValue;
+}
+
+template <template <int, class> class Launch>
+gpuError_t dispatch(int dtype, int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s) {
+  switch (dtype) {
+  case ARC_F16:
+    return dispatch_codec<Launch, ARC_F16>(codec, cast, a, blocks, s);
+  case ARC_BF16:
+    return dispatch_codec<Launch, ARC_BF16>(codec, cast, a, blocks, s);
+  case ARC_F32:
+    return dispatch_codec<Launch, ARC_F32>(codec, cast, a, blocks, s);
+  }
+  return gpuErrorInvalidValue;
+}
+
+#endif

@@ -1,0 +1,299 @@
+/* kbench: arc's all-reduce kernels against NCCL, in one process.
+ *
+ *   build/kbench [--link peer|host] [--world N] [--min BYTES] [--max BYTES]
+ *                [--dtypes f16,bf16] [--reps R] [--only LOWERING,...]
+ *
+ * For each dtype, size (powers of two from --min to --max) and lowering it
+ * prints a CSV row (header first) on stdout:
+ *
+ *   link,world,dtype,bytes,lowering,mode,us,algbw_GBps,busbw_GBps,vs_nccl
+ *
+ * Lowerings: nccl (eager launches, as nccl-tests), nccl-graph (the same calls
+ * captured in a CUDA graph, when NCCL allows it), oneshot, twoshot-<codec>,
+ * hier-<codec>. arc's calls are timed in a captured graph of K calls per rank.
+ * us is the median over --reps repetitions of (the slowest rank's CUDA-event
+ * time for K calls) / K. algbw = bytes / us, busbw = algbw * 2(W-1)/W (as
+ * nccl-tests), vs_nccl = the faster NCCL mode's time / this time.
+ * With --link host arc uses pinned host memory; run NCCL the same way with
+ * NCCL_P2P_DISABLE=1 in the environment.
+ */
+#include <cuda_runtime.h>
+#include <nccl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "arc_gpu.h"
+#include "arc_gpu_test.h"
+
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "kbench: %s: %s (%s:%d)\n", #x, cudaGetErrorString(e_), __FILE__, __LINE__); \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+#define NK(x)                                                                                      \
+  do {                                                                                             \
+    ncclResult_t r_ = (x);                                                                         \
+    if (r_ != ncclSuccess) {                                                                       \
+      fprintf(stderr, "kbench: %s: %s (%s:%d)\n", #x, ncclGetErrorString(r_), __FILE__, __LINE__); \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+#define AK(x)                                                                           \
+  do {                                                                                  \
+    int r_ = (x);                                                                       \
+    if (r_ != ARC_OK) {                                                                 \
+      fprintf(stderr, "kbench: %s: %s (%s:%d)\n", #x, arc_last_error(), __FILE__, __LINE__); \
+      exit(1);                                                                          \
+    }                                                                                   \
+  } while (0)
+
+struct Lowering {
+  std::string name;
+  int algo, codec; /* algo < 0: NCCL */
+};
+
+static const char *codec_names[] = {"none", "fp", "int8", "int6", "int4", "int4r", "fp8"};
+
+struct Bench {
+  int world;
+  int link;
+  int reps = 11;
+  std::vector<int> dev;
+  std::vector<cudaStream_t> s;
+  std::vector<cudaEvent_t> start, stop;
+  std::vector<void *> in, out;
+  std::vector<ncclComm_t> nccl;
+  arc_comm *comm = nullptr;
+
+  /* calls per timed batch: enough to dwarf launch gaps, few for large sizes */
+  static int batch(size_t bytes) { return bytes <= (1u << 20) ? 50 : bytes <= (16u << 20) ? 20 : 5; }
+
+  /* Times `enqueue` (K calls on every rank) reps times; returns the median of
+   * the slowest rank's time per call, in microseconds. */
+  template <class F>
+  double timed(int k, F enqueue) {
+    enqueue(); /* warm up */
+    sync();
+    std::vector<double> per_call;
+    for (int rep = 0; rep < reps; rep++) {
+      for (int r = 0; r < world; r++) {
+        CK(cudaSetDevice(dev[r]));
+        CK(cudaEventRecord(start[r], s[r]));
+      }
+      enqueue();
+      for (int r = 0; r < world; r++) {
+        CK(cudaSetDevice(dev[r]));
+        CK(cudaEventRecord(stop[r], s[r]));
+      }
+      sync();
+      float worst = 0;
+      for (int r = 0; r < world; r++) {
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, start[r], stop[r]));
+        worst = std::max(worst, ms);
+      }
+      per_call.push_back(worst * 1000.0 / k);
+    }
+    std::sort(per_call.begin(), per_call.end());
+    return per_call[per_call.size() / 2];
+  }
+
+  void sync() {
+    for (int r = 0; r < world; r++) {
+      CK(cudaSetDevice(dev[r]));
+      CK(cudaStreamSynchronize(s[r]));
+    }
+  }
+
+  void nccl_calls(size_t count, ncclDataType_t t, int k) {
+    for (int i = 0; i < k; i++) {
+      NK(ncclGroupStart());
+      for (int r = 0; r < world; r++) NK(ncclAllReduce(in[r], out[r], count, t, ncclSum, nccl[r], s[r]));
+      NK(ncclGroupEnd());
+    }
+  }
+
+  double nccl_eager(size_t count, ncclDataType_t t, int k) {
+    return timed(k, [&] { nccl_calls(count, t, k); });
+  }
+
+  /* NCCL captured in graphs, one per rank's stream; < 0 when NCCL or CUDA
+   * refuses the capture. */
+  double nccl_graph(size_t count, ncclDataType_t t, int k) {
+    std::vector<cudaGraphExec_t> exec(world, nullptr);
+    bool ok = true;
+    for (int r = 0; r < world; r++) {
+      CK(cudaSetDevice(dev[r]));
+      if (cudaStreamBeginCapture(s[r], cudaStreamCaptureModeThreadLocal) != cudaSuccess) ok = false;
+    }
+    for (int i = 0; ok && i < k; i++) {
+      ok = ncclGroupStart() == ncclSuccess;
+      for (int r = 0; ok && r < world; r++) ok = ncclAllReduce(in[r], out[r], count, t, ncclSum, nccl[r], s[r]) == ncclSuccess;
+      ok = ncclGroupEnd() == ncclSuccess && ok;
+    }
+    for (int r = 0; r < world; r++) {
+      CK(cudaSetDevice(dev[r]));
+      cudaGraph_t g = nullptr;
+      if (cudaStreamEndCapture(s[r], &g) != cudaSuccess || g == nullptr) ok = false;
+      if (g != nullptr) {
+        if (ok && cudaGraphInstantiateWithFlags(&exec[r], g, 0) != cudaSuccess) ok = false;
+        cudaGraphDestroy(g);
+      }
+    }
+    (void)cudaGetLastError();
+    double us = -1;
+    if (ok) us = timed(k, [&] { launch(exec); });
+    for (int r = 0; r < world; r++)
+      if (exec[r]) cudaGraphExecDestroy(exec[r]);
+    return us;
+  }
+
+  void launch(const std::vector<cudaGraphExec_t> &exec) {
+    for (int r = 0; r < world; r++) {
+      CK(cudaSetDevice(dev[r]));
+      CK(cudaGraphLaunch(exec[r], s[r]));
+    }
+  }
+
+  double arc(size_t count, int dtype, const Lowering &l, int k) {
+    std::vector<cudaGraphExec_t> exec(world);
+    for (int r = 0; r < world; r++) {
+      CK(cudaSetDevice(dev[r]));
+      CK(cudaStreamBeginCapture(s[r], cudaStreamCaptureModeThreadLocal));
+      for (int i = 0; i < k; i++)
+        AK(arc_allreduce(comm, r, in[r], out[r], count, (arc_dtype)dtype, (arc_algo)l.algo, (arc_codec)l.codec, 0, s[r]));
+      cudaGraph_t g;
+      CK(cudaStreamEndCapture(s[r], &g));
+      CK(cudaGraphInstantiateWithFlags(&exec[r], g, 0));
+      CK(cudaGraphDestroy(g));
+    }
+    double us = timed(k, [&] { launch(exec); });
+    for (int r = 0; r < world; r++) CK(cudaGraphExecDestroy(exec[r]));
+    return us;
+  }
+};
+
+static size_t parse_bytes(const char *v) {
+  char *end;
+  double x = strtod(v, &end);
+  switch (*end) {
+  case 'K': case 'k': x *= 1 << 10; break;
+  case 'M': case 'm': x *= 1 << 20; break;
+  case 'G': case 'g': x *= 1 << 30; break;
+  }
+  return (size_t)x;
+}
+
+static std::vector<std::string> split(const std::string &s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i <= s.size()) {
+    size_t j = s.find(',', i);
+    if (j == std::string::npos) j = s.size();
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+int main(int argc, char **argv) {
+  Bench b;
+  std::string link = "peer", dtypes = "f16,bf16", only;
+  size_t min_bytes = 4 << 10, max_bytes = 256 << 20;
+  int world = 0;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : "";
+    if (a == "--link") link = v, i++;
+    else if (a == "--world") world = atoi(v), i++;
+    else if (a == "--min") min_bytes = parse_bytes(v), i++;
+    else if (a == "--max") max_bytes = parse_bytes(v), i++;
+    else if (a == "--dtypes") dtypes = v, i++;
+    else if (a == "--reps") b.reps = atoi(v), i++;
+    else if (a == "--only") only = v, i++;
+    else {
+      fprintf(stderr, "kbench: unknown argument %s (see the comment at the top of kbench.cu)\n", a.c_str());
+      return 2;
+    }
+  }
+  int ndev = 0;
+  CK(cudaGetDeviceCount(&ndev));
+  b.world = world > 0 ? world : ndev;
+  if (b.world < 2 || b.world > ndev) {
+    fprintf(stderr, "kbench: world %d needs as many GPUs (found %d)\n", b.world, ndev);
+    return 1;
+  }
+  b.link = link == "host" ? ARC_LINK_HOST : ARC_LINK_PEER;
+  for (int r = 0; r < b.world; r++) b.dev.push_back(r);
+  AK(arc_comm_create(&b.comm, b.dev.data(), b.world, (arc_link)b.link, max_bytes));
+  b.nccl.resize(b.world);
+  NK(ncclCommInitAll(b.nccl.data(), b.world, b.dev.data()));
+  b.s.resize(b.world);
+  b.start.resize(b.world);
+  b.stop.resize(b.world);
+  b.in.resize(b.world);
+  b.out.resize(b.world);
+  for (int r = 0; r < b.world; r++) {
+    CK(cudaSetDevice(b.dev[r]));
+    CK(cudaStreamCreateWithFlags(&b.s[r], cudaStreamNonBlocking));
+    CK(cudaEventCreate(&b.start[r]));
+    CK(cudaEventCreate(&b.stop[r]));
+    CK(cudaMalloc(&b.in[r], max_bytes));
+    CK(cudaMalloc(&b.out[r], max_bytes));
+  }
+
+  std::vector<Lowering> lows;
+  const int w = b.world;
+  if (w == 2 || w == 4 || w == 6 || w == 8) lows.push_back({"oneshot", ARC_ONESHOT, ARC_CODEC_NONE});
+  for (int algo : {ARC_TWOSHOT, ARC_HIER}) {
+    if (algo == ARC_TWOSHOT && !(w == 2 || w == 4 || w == 8)) continue;
+    if (algo == ARC_HIER && !(w == 4 || w == 8)) continue;
+    for (int c = ARC_CODEC_FP; c <= ARC_CODEC_FP8; c++)
+      lows.push_back({std::string(algo == ARC_TWOSHOT ? "twoshot-" : "hier-") + codec_names[c], algo, c});
+  }
+  std::vector<std::string> keep = split(only);
+  auto wanted = [&](const std::string &name) {
+    return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
+  };
+
+  printf("link,world,dtype,bytes,lowering,mode,us,algbw_GBps,busbw_GBps,vs_nccl\n");
+  const double bus = 2.0 * (w - 1) / w;
+  for (const std::string &dt : split(dtypes)) {
+    int dtype = dt == "f32" ? ARC_F32 : dt == "bf16" ? ARC_BF16 : ARC_F16;
+    ncclDataType_t nt = dtype == ARC_F32 ? ncclFloat32 : dtype == ARC_BF16 ? ncclBfloat16 : ncclFloat16;
+    size_t es = dtype == ARC_F32 ? 4 : 2;
+    for (int r = 0; r < w; r++) {
+      AK(arc_test_fill(b.dev[r], b.in[r], max_bytes / es, (arc_dtype)dtype, 0x5eed + r, b.s[r]));
+    }
+    b.sync();
+    for (size_t bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
+      size_t count = bytes / es;
+      int k = Bench::batch(bytes);
+      double eager = b.nccl_eager(count, nt, k);
+      double graph = wanted("nccl-graph") ? b.nccl_graph(count, nt, k) : -1;
+      double best = graph > 0 ? std::min(eager, graph) : eager;
+      auto row = [&](const std::string &name, const char *mode, double us) {
+        double algbw = bytes / us / 1e3; /* GB/s */
+        printf("%s,%d,%s,%zu,%s,%s,%.2f,%.1f,%.1f,%.3f\n", link.c_str(), w, dt.c_str(), bytes, name.c_str(), mode, us, algbw,
+               algbw * bus, best / us);
+        fflush(stdout);
+      };
+      row("nccl", "eager", eager);
+      if (graph > 0) row("nccl-graph", "graph", graph);
+      for (const Lowering &l : lows)
+        if (wanted(l.name)) row(l.name, "graph", b.arc(count, dtype, l, k));
+    }
+  }
+  AK(arc_comm_status(b.comm));
+  for (int r = 0; r < w; r++) ncclCommDestroy(b.nccl[r]);
+  AK(arc_comm_destroy(b.comm));
+  return 0;
+}

@@ -1,0 +1,12 @@
+// Package gputest checks arc's GPU kernels (runtime/gpu) against the Go
+// reference (runtime/collective) bit for bit.
+//
+// The library is loaded at run time with dlopen (build/libarc_gpu.so, or the
+// path in ARC_GPU_LIB), so the package builds and its tests skip on machines
+// without the library or a GPU. The CPU test of this package compiles the
+// kernels' codec arithmetic (runtime/gpu/arc_codec.h) for the host and
+// compares it with runtime/codec, so it runs everywhere cgo does.
+//
+// On the GPU machine: `make device-bin` here builds .devbin/gputest.test,
+// `make device-test` there builds the library and runs it.
+package gputest
