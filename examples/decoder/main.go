@@ -59,7 +59,7 @@ func (d *decoder) Name() string { return "decoder" }
 
 func (d *decoder) Describe(s harness.Spec) string {
 	return fmt.Sprintf("%d blocks, hidden %d, %d heads, ffn %d, vocab %d, %dx%d tokens, %s, tp %d",
-		d.layers, d.hidden, d.heads, d.ffn, d.vocab, d.batch, d.seq, s.DType, s.TP)
+		d.layers, d.hidden, d.heads, d.ffn, d.vocab, d.batch, d.seq, s.Elem(), s.TP)
 }
 
 func (d *decoder) Check(s harness.Spec) error {

@@ -49,7 +49,7 @@ type mlpStack struct {
 func (m *mlpStack) Name() string { return "tpmlp" }
 
 func (m *mlpStack) Describe(s harness.Spec) string {
-	return fmt.Sprintf("%d MLP blocks, hidden %d, ffn %d, %dx%d tokens, %s, tp %d", m.layers, m.hidden, m.ffn, m.batch, m.seq, s.DType, s.TP)
+	return fmt.Sprintf("%d MLP blocks, hidden %d, ffn %d, %dx%d tokens, %s, tp %d", m.layers, m.hidden, m.ffn, m.batch, m.seq, s.Elem(), s.TP)
 }
 
 func (m *mlpStack) Check(s harness.Spec) error {

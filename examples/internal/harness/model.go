@@ -17,6 +17,15 @@ type Spec struct {
 	DType dtypes.DType
 }
 
+// Elem names the element type as the flags do: bf16, f16 or f32.
+func (s Spec) Elem() string {
+	d, err := megatron.NumDType(s.DType)
+	if err != nil {
+		return s.DType.String()
+	}
+	return d.String()
+}
+
 // Model is an example's network.
 type Model interface {
 	// Name names the program: gomlx prints it as `module @Name`.

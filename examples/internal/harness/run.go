@@ -72,23 +72,37 @@ type program struct {
 }
 
 func (r *runner) onDevices() error {
-	dumpDir := os.Getenv("ARC_DUMP_DIR") // arc's dumps show what it did; keep them where the user asked
-	if dumpDir == "" {
-		tmp, err := os.MkdirTemp("", r.model.Name()+"-arc-*")
-		if err != nil {
+	// arc dumps each program before and after its pipeline: the report and
+	// --dump read them. Keep them under $ARC_DUMP_DIR when set, else drop them.
+	parent := os.Getenv("ARC_DUMP_DIR")
+	if parent != "" {
+		if err := os.MkdirAll(parent, 0o755); err != nil {
 			return err
 		}
-		defer os.RemoveAll(tmp)
-		dumpDir = tmp
+	}
+	dumpDir, err := os.MkdirTemp(parent, r.model.Name()+"-")
+	if err != nil {
+		return err
+	}
+	if parent == "" {
+		defer os.RemoveAll(dumpDir)
+	} else {
+		fmt.Fprintf(r.out, "arc's dumps: %s\n", dumpDir)
+	}
+	plugin := r.flags.Plugin
+	if plugin != "" {
+		if plugin, err = filepath.Abs(plugin); err != nil {
+			return err
+		}
 	}
 	f := r.flags
 	// The one line that opts into arc: a gomlx backend whose programs compile through arc's pipeline.
-	arcBackend, err := arcgomlx.New("cuda", arcgomlx.Options{Target: f.Target, Quant: f.Quant, Plugin: f.Plugin, DumpDir: dumpDir})
+	arcBackend, err := arcgomlx.New("cuda", arcgomlx.Options{Target: f.Target, Quant: f.Quant, Plugin: plugin, DumpDir: dumpDir})
 	if err != nil {
 		return err
 	}
 	defer arcBackend.Finalize()
-	nativeBackend, err := r.native()
+	nativeBackend, err := r.native(plugin)
 	if err != nil {
 		return err
 	}
@@ -141,18 +155,16 @@ func (r *runner) measure(arcBackend, nativeBackend backends.Backend, dumpDir str
 	return r.time(arc, native, control)
 }
 
-// native is the second backend: the same plugin through plain go-xla, with
-// NCCL's all-reduces. It allocates on demand, so that it fits beside arc's
-// client, which takes the plugin's default share of GPU memory up front.
-func (r *runner) native() (backends.Backend, error) {
-	plugin := r.flags.Plugin
+// native is the second backend: the same plugin (as arcgomlx finds it)
+// through plain go-xla, with NCCL's all-reduces. It allocates on demand, so
+// that it fits beside arc's client, which takes the plugin's default share
+// of GPU memory up front.
+func (r *runner) native(plugin string) (backends.Backend, error) {
 	if plugin == "" {
 		plugin = os.Getenv("ARC_PJRT_PLUGIN")
 	}
 	if plugin == "" {
 		plugin = "cuda"
-	} else if abs, err := filepath.Abs(plugin); err == nil {
-		plugin = abs
 	}
 	b, err := xla.NewWithOptions(plugin, pjrt.NamedValuesMap{"preallocate": false})
 	if err != nil {
@@ -352,7 +364,7 @@ func (r *runner) compare(arc, native *program) error {
 		return err
 	}
 	exact := r.flags.Quant == "none"
-	fmt.Fprintf(r.out, "output error, arc against native (same weights and inputs; %s, eps %.3g):\n", dt, megatron.Epsilon(dt))
+	fmt.Fprintf(r.out, "output error, arc against native (same weights and inputs; %s, eps %.3g):\n", r.flags.DType, megatron.Epsilon(dt))
 	fmt.Fprintf(r.out, "  %-8s %11s %11s %8s %11s %-7s %s\n", "output", "max |diff|", "rel L2", "differ", "tolerance", "within", "ranks agree (arc, native)")
 	r.passed = true
 	var final Diff
