@@ -129,9 +129,7 @@ func (p *parser) parseLabel(r *Region) *Block {
 	start := p.pos
 	p.pos++ // '^'
 	nameStart := p.pos
-	for p.pos < len(p.s) && isIdentChar(p.s[p.pos]) {
-		p.pos++
-	}
+	p.skipIdent()
 	if p.pos == nameStart {
 		p.fail(start, "expected a block name after '^'")
 	}
@@ -185,14 +183,10 @@ func (p *parser) parseOp() *Op {
 	case c == '#' || c == '!':
 		// An attribute or type alias definition: "#loc1 = loc(...)".
 		p.pos++
-		for p.pos < len(s) && isIdentChar(s[p.pos]) {
-			p.pos++
-		}
+		p.skipIdent()
 	case isIdentStart(c):
 		nameStart := p.pos
-		for p.pos < len(s) && isIdentChar(s[p.pos]) {
-			p.pos++
-		}
+		p.skipIdent()
 		op.Name = s[nameStart:p.pos]
 	default:
 		p.fail(p.pos, "expected an operation, found %s", quoteChar(c))
@@ -211,9 +205,7 @@ func (p *parser) parseResults() {
 		}
 		p.pos++
 		n := p.pos
-		for p.pos < len(s) && isIdentChar(s[p.pos]) {
-			p.pos++
-		}
+		p.skipIdent()
 		if p.pos == n {
 			p.fail(n-1, "expected a value name after '%%'")
 		}
@@ -249,11 +241,11 @@ func (p *parser) scanRest(op *Op) {
 	for p.pos < len(s) {
 		c := s[p.pos]
 		if plain[c] { // most bytes: names, numbers, punctuation
-			p.pos++
-			for p.pos < len(s) && plain[s[p.pos]] {
-				p.pos++
+			i := p.pos + 1
+			for i < len(s) && plain[s[i]] {
+				i++
 			}
-			end = p.pos
+			p.pos, end = i, i
 			continue
 		}
 		switch c {
@@ -534,6 +526,15 @@ func (p *parser) skipSpaces() {
 	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
 		p.pos++
 	}
+}
+
+// skipIdent moves past the identifier characters at p.pos.
+func (p *parser) skipIdent() {
+	i := p.pos
+	for i < len(p.s) && isIdentChar(p.s[i]) {
+		i++
+	}
+	p.pos = i
 }
 
 func (p *parser) skipLine() {
