@@ -84,7 +84,7 @@ build/libarc_gpu.so: $(GPU_OBJS)
 kbench: build/kbench
 build/kbench: runtime/gpu/bench/kbench.cu build/libarc_gpu.so
 	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Iruntime/gpu -I$(NCCL_HOME)/include -o $@ $< \
-		-Lbuild -larc_gpu -Xlinker -rpath='$$ORIGIN' -L$(NCCL_HOME)/lib -l:libnccl.so.2 -Xlinker -rpath=$(NCCL_HOME)/lib
+		-Lbuild -larc_gpu -Xlinker -rpath='$$ORIGIN' $(foreach d,lib lib64 lib/x86_64-linux-gnu,-L$(NCCL_HOME)/$(d) -Xlinker -rpath=$(NCCL_HOME)/$(d)) -l:libnccl.so.2
 
 hip-check: $(HIP_ASMS)
 	@echo "hip-check: $(words $(GPU_SRCS)) sources compile for gfx942"
@@ -100,7 +100,7 @@ device-bin:
 # device-test: run from the repository root; the log goes to $OUT (or build/).
 device-test: build/libarc_gpu.so
 	@log=$${OUT:-$(CURDIR)/build}/device-test.log; mkdir -p $$(dirname $$log); \
-	cd runtime/gpu/gputest && ARC_GPU_LIB=$(CURDIR)/build/libarc_gpu.so ARC_TIMEOUT_MS=10000 \
+	cd runtime/gpu/gputest && ARC_GPU_LIB=$(CURDIR)/build/libarc_gpu.so ARC_TIMEOUT_MS=$${ARC_TIMEOUT_MS:-10000} \
 		$(CURDIR)/.devbin/gputest.test -test.v -test.timeout 9m >$$log 2>&1; rc=$$?; \
 	grep -E '^(--- FAIL|FAIL|ok|PASS)|_test.go:' $$log | head -60; \
 	echo "device-test: $$(grep -c -- '--- PASS' $$log) passed, $$(grep -c -- '--- FAIL' $$log) failed, $$(grep -c -- '--- SKIP' $$log) skipped (log: $$log)"; \
@@ -112,7 +112,7 @@ EXAMPLES := tpmlp decoder
 
 # examples-mlir: each example writes its shipped model.mlir on the CPU (the
 # program gomlx hands to PJRT, captured by a compile-only plugin; flags as in
-# examples/internal/shipped.DumpArgs), then the golden reports and arc
+# examples/internal/exampletest.DumpArgs), then the golden reports and arc
 # inspect tables of the new models are rewritten.
 examples-mlir:
 	@for e in $(EXAMPLES); do echo "examples/$$e/model.mlir"; \
@@ -125,3 +125,16 @@ examples-mlir:
 device-bin-examples:
 	@mkdir -p .devbin/examples
 	$(GO) build -trimpath -ldflags='-s -w' -o .devbin/examples/ $(addprefix ./examples/,$(EXAMPLES))
+
+# ---- arc bench and arc tune on the GPU machine (issue 7; docs/BENCHMARKS.md) ----
+.PHONY: bench-bin device-bench
+# bench-bin (here): arc built with cgo, in a folder of its own so that a run
+# can carry it alone (.devbin/bench); the GPU machine has no Go.
+bench-bin:
+	@mkdir -p .devbin/bench
+	CGO_ENABLED=1 $(GO) build -trimpath -ldflags='-s -w' -o .devbin/bench/arc ./cmd/arc
+
+# device-bench (GPU machine, one call): make gpu, then arc bench at the XLA
+# and kernel levels, peer and host-staged, and arc tune; results under $OUT.
+device-bench:
+	bash runtime/bench/devbench.sh

@@ -52,6 +52,7 @@ ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN).
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(io.err, "arc bench: %v\n", err) // pflag prints nothing under ContinueOnError
 		return exitUsage
 	}
 	if fs.NArg() != 0 {
@@ -71,19 +72,23 @@ ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN).
 		fmt.Fprintf(io.err, "arc bench: %v\n", err)
 		return exitUsage
 	}
-	rs, err := f.measure(plan, io)
+	saveCSV := func(rs []bench.Result) error {
+		if csvPath == "" {
+			return nil
+		}
+		return writeFileAtomic(csvPath, func(w *os.File) error { return bench.WriteCSV(w, rs) })
+	}
+	rs, err := f.measure(plan, io, saveCSV)
 	if err != nil {
 		failed(io, err)
 		return exitInput
 	}
 	bench.WriteTable(io.out, rs)
-	if csvPath != "" {
-		if err := writeFileAtomic(csvPath, func(w *os.File) error { return bench.WriteCSV(w, rs) }); err != nil {
-			failed(io, err)
-			return exitInput
-		}
+	if err := saveCSV(rs); err != nil {
+		failed(io, err)
+		return exitInput
 	}
-	if plotPath != "" {
+	if plotPath != "" && anyMeasured(rs) {
 		if err := writeFileAtomic(plotPath, func(w *os.File) error { return bench.WritePlot(w, rs, plotFormat) }); err != nil {
 			failed(io, err)
 			return exitInput
@@ -99,13 +104,20 @@ func failed(io stdio, err error) {
 
 // measuredExit fails the command when nothing could be measured.
 func measuredExit(rs []bench.Result, io stdio) int {
+	if anyMeasured(rs) {
+		return exitOK
+	}
+	fmt.Fprintln(io.err, "arc: every measurement failed (the table's failures say why)")
+	return exitInput
+}
+
+func anyMeasured(rs []bench.Result) bool {
 	for _, r := range rs {
 		if r.OK() {
-			return exitOK
+			return true
 		}
 	}
-	fmt.Fprintln(io.err, "arc: every measurement failed (see failures above)")
-	return exitInput
+	return false
 }
 
 // sweepFlags are the flags bench and tune share: what to measure, where and how.
@@ -179,8 +191,10 @@ func (f *sweepFlags) lower() bench.LowerOptions {
 	return bench.LowerOptions{Target: f.targetName(), Quant: f.quant, Profile: f.profile}
 }
 
-// measure runs the sweep on this machine's GPUs.
-func (f *sweepFlags) measure(plan bench.Plan, io stdio) ([]bench.Result, error) {
+// measure runs the sweep on this machine's GPUs. save, if not nil, gets the
+// results so far after each cell of an XLA-level sweep (a failure to save is
+// reported once, and the sweep goes on).
+func (f *sweepFlags) measure(plan bench.Plan, io stdio, save func([]bench.Result) error) ([]bench.Result, error) {
 	if f.level == "kernel" {
 		return bench.RunKernel(bench.KernelOptions{
 			Program: f.kbench, Link: f.link, GPUs: f.gpus, Lower: f.lower(), Log: io.err,
@@ -192,7 +206,15 @@ func (f *sweepFlags) measure(plan bench.Plan, io stdio) ([]bench.Result, error) 
 	}
 	defer m.Close()
 	progress := f.progress(io, plan.Cells()*len(plan.Lowerings))
-	rs := bench.Sweep(m, plan, f.link, progress)
+	var saveErr error
+	saved := func(rs []bench.Result) {
+		if save != nil && saveErr == nil {
+			if saveErr = save(rs); saveErr != nil {
+				failed(io, saveErr)
+			}
+		}
+	}
+	rs := bench.Sweep(m, plan, f.link, progress, saved)
 	progress.Describe("done")
 	return rs, nil
 }

@@ -49,6 +49,7 @@ runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(io.err, "arc tune: %v\n", err) // pflag prints nothing under ContinueOnError
 		return exitUsage
 	}
 	if fs.NArg() != 0 {
@@ -70,7 +71,7 @@ runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
 		rs, err = readMeasurements(from, fs, &f)
 		source = fmt.Sprintf("arc tune --from %s: %s level, %s link", filepath.Base(from), f.level, f.link)
 	} else {
-		rs, err = f.measure(plan, io)
+		rs, err = f.measure(plan, io, nil)
 		host, _ := os.Hostname()
 		source = fmt.Sprintf("arc tune on %s, %s: %s level, %s link, K=%d, median of %d", host,
 			time.Now().UTC().Format("2006-01-02"), f.level, f.link, plan.Chain, plan.Reps)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -34,10 +35,12 @@ func WritePlot(w io.Writer, rs []Result, format string) error {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, []*plot.Plot{timeP, speedP})
+		if timeP != nil {
+			rows = append(rows, []*plot.Plot{timeP, speedP})
+		}
 	}
 	if len(rows) == 0 {
-		return fmt.Errorf("no results to plot")
+		return fmt.Errorf("nothing to plot: no measurement succeeded")
 	}
 	width, height := 2*7*vg.Inch, vg.Length(len(rows))*5*vg.Inch
 	var canvas vg.CanvasWriterTo
@@ -70,31 +73,27 @@ func PlotFormat(path string) (string, error) {
 	return "", fmt.Errorf("plot %s: name it .png or .svg", path)
 }
 
+// seriesPlots draws one series' two panels, or returns nil plots when it
+// has no time to draw. A log axis cannot hold 0, so a panel left without
+// lines (no native to compare with) keeps linear axes.
 func seriesPlots(s series, ix index, rs []Result) (timeP, speedP *plot.Plot, err error) {
 	title := fmt.Sprintf("%s level, %s link, %d GPUs, %s", s.Level, s.Link, s.World, s.DType)
 	timeP, speedP = plot.New(), plot.New()
 	timeP.Title.Text, speedP.Title.Text = title+": time", title+": speedup over native"
 	timeP.Y.Label.Text, speedP.Y.Label.Text = "microseconds per all-reduce", "native time / lowering time"
-	for _, p := range []*plot.Plot{timeP, speedP} {
-		p.X.Label.Text = "bytes per rank"
-		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		p.X.Tick.Marker = plot.TickerFunc(sizeTicks)
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-		p.Legend.Top, p.Legend.Left = true, true
-		p.Add(plotter.NewGrid())
-	}
 	var lows []Lowering
 	for _, r := range rs {
 		if r.series() == s && !containsLowering(lows, r.Lowering) {
 			lows = append(lows, r.Lowering)
 		}
 	}
-	one := plotter.XYs{}
+	var one plotter.XYs
+	timeLines, speedLines := 0, 0
 	for i, l := range lows {
 		var times, speeds plotter.XYs
 		for n, cell := range ix[s] {
 			r, ok := cell[l]
-			if !ok || !r.OK() || r.US <= 0 { // a log axis has no place for 0 or noise below it
+			if !ok || !r.OK() || r.US <= 0 { // noise can push a tiny time to 0 or below
 				continue
 			}
 			times = append(times, plotter.XY{X: float64(n), Y: r.US})
@@ -105,18 +104,39 @@ func seriesPlots(s series, ix index, rs []Result) (timeP, speedP *plot.Plot, err
 				one = append(one, plotter.XY{X: float64(n), Y: 1})
 			}
 		}
-		if err := addLine(timeP, l, i, times); err != nil {
+		if err := addLine(timeP, l, i, times, &timeLines); err != nil {
 			return nil, nil, err
 		}
 		if l != "native" {
-			if err := addLine(speedP, l, i, speeds); err != nil {
+			if err := addLine(speedP, l, i, speeds, &speedLines); err != nil {
 				return nil, nil, err
 			}
 		}
 	}
-	if err := addLine(speedP, "native", 0, one); err != nil {
-		return nil, nil, err
+	if timeLines == 0 {
+		return nil, nil, nil
 	}
+	if speedLines > 0 {
+		if err := addLine(speedP, "native", 0, one, &speedLines); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, p := range []struct {
+		plot  *plot.Plot
+		lines int
+		ticks plot.TickerFunc
+	}{{timeP, timeLines, timeTicks}, {speedP, speedLines, ratioTicks}} {
+		p.plot.X.Label.Text = "bytes per rank"
+		p.plot.Add(plotter.NewGrid())
+		if p.lines > 0 {
+			p.plot.X.Scale, p.plot.Y.Scale = plot.LogScale{}, plot.LogScale{}
+			p.plot.X.Tick.Marker, p.plot.Y.Tick.Marker = plot.TickerFunc(sizeTicks), p.ticks
+		}
+	}
+	// One legend serves both panels (same colours); top left is where the
+	// times of small messages, all latency, sit lowest.
+	timeP.Legend.Top, timeP.Legend.Left = true, true
+	speedP.Legend = plot.NewLegend()
 	return timeP, speedP, nil
 }
 
@@ -129,10 +149,12 @@ var palette = []color.Color{
 	color.RGBA{23, 190, 207, 255},
 }
 
-func addLine(p *plot.Plot, l Lowering, i int, xys plotter.XYs) error {
+// addLine draws one lowering's points and counts the lines drawn.
+func addLine(p *plot.Plot, l Lowering, i int, xys plotter.XYs, lines *int) error {
 	if len(xys) == 0 {
 		return nil
 	}
+	*lines++
 	sort.Slice(xys, func(a, b int) bool { return xys[a].X < xys[b].X })
 	line, points, err := plotter.NewLinePoints(xys)
 	if err != nil {
@@ -167,6 +189,30 @@ func sizeTicks(lo, hi float64) []plot.Tick {
 			t.Label = FormatSize(int64(v))
 		}
 		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// timeTicks marks 1, 2 and 5 times the powers of ten in range.
+func timeTicks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			if v := m * math.Pow(10, e); v >= lo && v <= hi {
+				ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+			}
+		}
+	}
+	return ticks
+}
+
+// ratioTicks marks the powers of two in range: 0.5x, 1x, 2x, ...
+func ratioTicks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log2(lo)); e <= math.Ceil(math.Log2(hi)); e++ {
+		if v := math.Exp2(e); v >= lo && v <= hi {
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64) + "x"})
+		}
 	}
 	return ticks
 }

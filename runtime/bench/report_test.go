@@ -24,11 +24,11 @@ func sampleResults() []Result {
 	peer := Sweep(&fakeMachine{world: 2, model: fitModel}, Plan{
 		Sizes: mustSizes("4K:64M"), DTypes: []string{"f16"}, Jobs: 2, Chain: 10, Reps: 3,
 		Lowerings: []Lowering{"native", "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", Auto},
-	}, "peer", NopProgress{})
+	}, "peer", NopProgress{}, nil)
 	host := Sweep(&fakeMachine{world: 2, model: fitModel,
 		openErr: map[int64]string{256 << 20: "out of memory"}, chainErr: map[Lowering]string{"twoshot:int8": "no such kernel"}},
 		Plan{Sizes: mustSizes("16M,64M,256M"), DTypes: []string{"bf16"}, Jobs: 1, Chain: 10, Reps: 3,
-			Lowerings: []Lowering{"native", "lowprec:fp8", "twoshot:int8"}}, "host", NopProgress{})
+			Lowerings: []Lowering{"native", "lowprec:fp8", "twoshot:int8"}}, "host", NopProgress{}, nil)
 	return append(peer, host...)
 }
 
@@ -125,6 +125,21 @@ func TestPlot(t *testing.T) {
 	}
 	if err := WritePlot(&buf, nil, "png"); err == nil {
 		t.Error("an empty plot was drawn")
+	}
+	// Log axes cannot show zeros: failures, times lost in the noise and a
+	// series without native (no speedups) must still draw, or say why not.
+	failed := []Result{{Level: "xla", Link: "peer", World: 2, DType: "f16", Bytes: 4096, Lowering: "native", Err: "boom"}}
+	if err := WritePlot(&buf, failed, "png"); err == nil || !strings.Contains(err.Error(), "nothing to plot") {
+		t.Errorf("plot of failures only: %v", err)
+	}
+	noNative := []Result{
+		{Level: "kernel", Link: "host", World: 2, DType: "f16", Bytes: 4096, Lowering: "oneshot", US: 3},
+		{Level: "kernel", Link: "host", World: 2, DType: "f16", Bytes: 8192, Lowering: "oneshot", US: -0.2},
+		failed[0],
+	}
+	buf.Reset()
+	if err := WritePlot(&buf, noNative, "svg"); err != nil || !strings.Contains(buf.String(), "kernel level, host link") {
+		t.Errorf("plot of one point without native: %v", err)
 	}
 	for name, want := range map[string]string{"a.PNG": "png", "b.svg": "svg", "c.pdf": ""} {
 		if got, err := PlotFormat(name); got != want || (err != nil) != (want == "") {

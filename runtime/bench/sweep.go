@@ -47,14 +47,18 @@ func (NopProgress) Add(int) error   { return nil }
 // Sweep measures every lowering of the plan in every cell at the XLA level:
 // per repetition the chained program runs, then the control, and the sample
 // is their difference over the chain length. Failures are recorded in their
-// Result and the sweep goes on.
-func Sweep(m Machine, plan Plan, link string, progress Progress) []Result {
+// Result and the sweep goes on. After each cell, saved (if not nil) gets
+// every result so far, so that a sweep cut short keeps what it measured.
+func Sweep(m Machine, plan Plan, link string, progress Progress, saved func([]Result)) []Result {
 	var out []Result
 	for _, dt := range plan.DTypes {
 		for _, n := range plan.Sizes {
 			base := Result{Level: "xla", Link: link, World: m.World(), DType: dt, Bytes: n}
 			progress.Describe(fmt.Sprintf("%s %s: compiling", dt, FormatSize(n)))
 			out = append(out, sweepCell(m, plan, base, progress)...)
+			if saved != nil {
+				saved(out)
+			}
 		}
 	}
 	return out

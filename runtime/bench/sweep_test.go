@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -34,7 +35,11 @@ func TestSweepRecoversModel(t *testing.T) {
 	plan := Plan{Sizes: []int64{4 << 10, 1 << 20, 64 << 20}, DTypes: []string{"f16", "bf16"},
 		Lowerings: []Lowering{"native", "oneshot", "twoshot:fp", "twoshot:int8", Auto}, Chain: 20, Reps: 9, Warmup: 2, Jobs: 3}
 	progress := &recordingProgress{}
-	rs := Sweep(m, plan, "peer", progress)
+	var saves []int
+	rs := Sweep(m, plan, "peer", progress, func(so []Result) { saves = append(saves, len(so)) })
+	if fmt.Sprint(saves) != "[5 10 15 20 25 30]" {
+		t.Errorf("results saved after each cell: %v, want 5 more each time", saves)
+	}
 	if len(rs) != plan.Cells()*len(plan.Lowerings) || progress.done != len(rs) {
 		t.Fatalf("%d results, progress %d; want %d", len(rs), progress.done, plan.Cells()*len(plan.Lowerings))
 	}
@@ -75,7 +80,7 @@ func TestSweepFailures(t *testing.T) {
 	}
 	plan := Plan{Sizes: []int64{4 << 10, 64 << 20}, DTypes: []string{"f16"},
 		Lowerings: []Lowering{"native", "twoshot:fp", "twoshot:int8", "oneshot"}, Chain: 4, Reps: 3, Jobs: 2}
-	rs := Sweep(m, plan, "host", NopProgress{})
+	rs := Sweep(m, plan, "host", NopProgress{}, nil)
 	want := map[string]string{
 		"4K native": "", "4K twoshot:fp": "kernel timed out", "4K twoshot:int8": "no such kernel", "4K oneshot": "",
 		"64M native": "out of memory", "64M twoshot:fp": "out of memory", "64M twoshot:int8": "out of memory", "64M oneshot": "out of memory",
@@ -99,7 +104,7 @@ func TestSweepFailures(t *testing.T) {
 func TestSweepControlFails(t *testing.T) {
 	m := &fakeMachine{world: 2, model: testModel, ctrlErr: "ptxas crashed"}
 	plan := Plan{Sizes: []int64{4 << 10}, DTypes: []string{"f16"}, Lowerings: []Lowering{"native", "oneshot"}, Chain: 2, Reps: 2, Jobs: 2}
-	for _, r := range Sweep(m, plan, "peer", NopProgress{}) {
+	for _, r := range Sweep(m, plan, "peer", NopProgress{}, nil) {
 		if r.Err != "control program: ptxas crashed" {
 			t.Errorf("%s: error %q", r.Lowering, r.Err)
 		}

@@ -72,7 +72,7 @@ func TestXLAThroughFakePlugin(t *testing.T) {
 		t.Errorf("cuda:pcie-nop2p did not lower to the host-staged path:\n%s", want)
 	}
 
-	rs := Sweep(m, Plan{Sizes: []int64{4096}, DTypes: []string{"f16"}, Lowerings: []Lowering{"native"}, Chain: 1, Reps: 1, Jobs: 1}, "host", NopProgress{})
+	rs := Sweep(m, Plan{Sizes: []int64{4096}, DTypes: []string{"f16"}, Lowerings: []Lowering{"native"}, Chain: 1, Reps: 1, Jobs: 1}, "host", NopProgress{}, nil)
 	if len(rs) != 1 || !strings.HasPrefix(rs[0].Err, "copying 4K of input to GPU 0: ") {
 		t.Errorf("sweep on a plugin without buffers: %+v", rs)
 	}

@@ -1,0 +1,147 @@
+//go:build cgo
+
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/passes"
+)
+
+var updateBench = flag.Bool("update-bench", false, "rewrite the golden files of the bench and tune tests")
+
+const benchTestdata = "../../runtime/bench/testdata"
+
+func benchCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errw bytes.Buffer
+	code = run(args, stdio{strings.NewReader(""), &out, &errw})
+	return code, out.String(), errw.String()
+}
+
+func TestBenchHelp(t *testing.T) {
+	for cmd, flags := range map[string][]string{
+		"bench": {"--level", "--link", "--sizes", "--lowerings", "--chain", "--reps", "--warmup", "--jobs", "--plugin", "--gpu-lib", "--kbench", "--csv", "--plot", "--quiet"},
+		"tune":  {"--level", "--link", "--from", "--margin", "--output", "--chain"},
+	} {
+		code, out, errs := benchCLI(cmd, "--help")
+		if code != exitOK || out != "" || !strings.HasPrefix(errs, "usage: arc "+cmd) {
+			t.Errorf("%s --help: exit %d, stdout %q, stderr starts %q", cmd, code, out, errs[:min(len(errs), 40)])
+		}
+		for _, f := range flags {
+			if !strings.Contains(errs, f) {
+				t.Errorf("%s --help does not mention %s", cmd, f)
+			}
+		}
+	}
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--level", "nccl"}, `--level "nccl": want xla or kernel`},
+		{[]string{"bench", "--link", "pcie"}, `--link "pcie": want peer or host`},
+		{[]string{"bench", "--sizes", "100"}, "--sizes: size 100 is not a multiple of 16"},
+		{[]string{"bench", "--lowerings", "twoshot:int9"}, `unknown lowering "twoshot:int9"`},
+		{[]string{"bench", "--dtypes", "f64"}, `dtype "f64"`},
+		{[]string{"bench", "--chain", "0"}, "--chain 0"},
+		{[]string{"bench", "--plot", "out.gif"}, "name it .png or .svg"},
+		{[]string{"bench", "extra"}, `unexpected argument "extra"`},
+		{[]string{"bench", "--no-such-flag"}, "unknown flag: --no-such-flag"},
+		{[]string{"tune", "--margin", "1.5"}, "--margin 1.5"},
+		{[]string{"tune", "--gpus", "-1"}, "--gpus -1"},
+	} {
+		code, _, errs := benchCLI(tc.args...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("arc %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(tc.args, " "), code, errs, tc.want)
+		}
+	}
+}
+
+// TestBenchWithoutGPU: on a machine without the CUDA plugin, kbench or
+// GPUs, bench and tune stop at once and say what is missing.
+func TestBenchWithoutGPU(t *testing.T) {
+	t.Setenv("ARC_PJRT_PLUGIN", "")
+	t.Setenv("PJRT_PLUGIN_LIBRARY_PATH", t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "-q", "--plugin", "/nonexistent/xla_cuda_plugin.so"}, "arc: PJRT plugin not found: /nonexistent/xla_cuda_plugin.so"},
+		{[]string{"bench", "-q"}, `arc: PJRT plugin "cuda" not found`},
+		{[]string{"tune", "-q", "--link", "host"}, `arc: PJRT plugin "cuda" not found`},
+		{[]string{"bench", "--level", "kernel", "--kbench", "/nonexistent/kbench"}, "arc: kernel benchmark program /nonexistent/kbench not found: build it on the GPU machine with `make kbench`"},
+	} {
+		code, out, errs := benchCLI(tc.args...)
+		if code != exitInput || out != "" || !strings.HasPrefix(errs, tc.want) {
+			t.Errorf("arc %s: exit %d, stdout %q, stderr %q; want exit 1 and %q", strings.Join(tc.args, " "), code, out, errs, tc.want)
+		}
+	}
+}
+
+// TestTuneFrom fits the sample sweep (runtime/bench/testdata/sample.csv):
+// the profile matches its golden file, loads as arc compile --profile
+// loads profiles, and the summary says where each lowering wins.
+func TestTuneFrom(t *testing.T) {
+	sample := filepath.Join(benchTestdata, "sample.csv")
+	path := filepath.Join(t.TempDir(), "cuda-nvlink.json")
+	code, out, errs := benchCLI("tune", "--from", sample, "--level", "xla", "--link", "peer", "-o", path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenPath := filepath.Join(benchTestdata, "tune_from_sample.json")
+	if *updateBench {
+		os.WriteFile(goldenPath, got, 0o644)
+	}
+	if want, err := os.ReadFile(goldenPath); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("profile differs from %s (%v; -update-bench rewrites it):\n%s", goldenPath, err, got)
+	}
+	p, err := passes.LoadProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Target != "cuda:nvlink" || p.Source != "arc tune --from sample.csv: xla level, peer link" {
+		t.Errorf("target %q, source %q", p.Target, p.Source)
+	}
+	for _, line := range []string{"profile for cuda:nvlink", "2      f16    twoshot:int6  never", "2      f16    twoshot:fp    201.8 KiB to largest"} {
+		if !strings.Contains(out, line) {
+			t.Errorf("summary lacks %q:\n%s", line, out)
+		}
+	}
+
+	// To stdout; the host half of the file picks cuda:pcie-nop2p by itself.
+	code, out, errs = benchCLI("tune", "--from", sample, "--link", "host")
+	if code != exitOK || !strings.Contains(out, `"target": "cuda:pcie-nop2p"`) || !strings.Contains(out, `"twoshot:fp8"`) {
+		t.Errorf("--link host: exit %d, %s\n%s", code, errs, out)
+	}
+}
+
+func TestTuneFromErrors(t *testing.T) {
+	sample := filepath.Join(benchTestdata, "sample.csv")
+	bad := filepath.Join(t.TempDir(), "bad.csv")
+	os.WriteFile(bad, []byte("level,link\nxla,peer\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "--from", sample}, "holds several kinds of measurement (xla level, host link; xla level, peer link): pick one with --level and --link"},
+		{[]string{"tune", "--from", sample, "--level", "kernel"}, "has no measurements of the --level and --link asked for"},
+		{[]string{"tune", "--from", bad}, `bad.csv: line 1: no "world" column`},
+		{[]string{"tune", "--from", "/nonexistent.csv"}, "/nonexistent.csv"},
+	} {
+		code, _, errs := benchCLI(tc.args...)
+		if code != exitInput || !strings.HasPrefix(errs, "arc: ") || !strings.Contains(errs, tc.want) {
+			t.Errorf("arc %s: exit %d, stderr %q; want exit 1 and %q", strings.Join(tc.args, " "), code, errs, tc.want)
+		}
+	}
+}
