@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arcpass/arc/examples/internal/shipped"
+	"github.com/arcpass/arc/examples/internal/exampletest"
 )
 
-func TestShippedModelIsWhatTheProgramWrites(t *testing.T) { shipped.CheckProgram(t, run) }
+func TestShippedModelIsWhatTheProgramWrites(t *testing.T) { exampletest.CheckProgram(t, run) }
 
-func TestShippedModelCompilesForEveryTarget(t *testing.T) { shipped.CheckReports(t) }
+func TestShippedModelCompilesForEveryTarget(t *testing.T) { exampletest.CheckReports(t) }
 
-func TestShippedModelInspect(t *testing.T) { shipped.CheckInspect(t) }
+func TestShippedModelInspect(t *testing.T) { exampletest.CheckInspect(t) }
 
 func TestFlags(t *testing.T) {
 	for _, tc := range []struct {
@@ -58,4 +58,10 @@ func TestDumpOnlySizes(t *testing.T) {
 	if n := strings.Count(p, `"stablehlo.all_reduce"`); n != 6 {
 		t.Errorf("%d all-reduces, want two per block (6)", n)
 	}
+}
+
+// TestOnGPUs: a small decoder through arc and natively on 2 GPUs (skips without them).
+func TestOnGPUs(t *testing.T) {
+	exampletest.RunOnGPUs(t, run, "--layers", "2", "--hidden", "512", "--heads", "8", "--ffn", "2048",
+		"--vocab", "4096", "--batch", "2", "--seq", "128")
 }

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arcpass/arc/examples/internal/shipped"
+	"github.com/arcpass/arc/examples/internal/exampletest"
 )
 
-func TestShippedModelIsWhatTheProgramWrites(t *testing.T) { shipped.CheckProgram(t, run) }
+func TestShippedModelIsWhatTheProgramWrites(t *testing.T) { exampletest.CheckProgram(t, run) }
 
-func TestShippedModelCompilesForEveryTarget(t *testing.T) { shipped.CheckReports(t) }
+func TestShippedModelCompilesForEveryTarget(t *testing.T) { exampletest.CheckReports(t) }
 
-func TestShippedModelInspect(t *testing.T) { shipped.CheckInspect(t) }
+func TestShippedModelInspect(t *testing.T) { exampletest.CheckInspect(t) }
 
 func TestFlags(t *testing.T) {
 	for _, tc := range []struct {
@@ -51,4 +51,9 @@ func TestDumpOnlySizes(t *testing.T) {
 	if n := strings.Count(p, `"stablehlo.all_reduce"`); n != 2 {
 		t.Errorf("%d all-reduces, want one per block (2)", n)
 	}
+}
+
+// TestOnGPUs: a small stack through arc and natively on 2 GPUs (skips without them).
+func TestOnGPUs(t *testing.T) {
+	exampletest.RunOnGPUs(t, run, "--layers", "2", "--hidden", "1024", "--ffn", "4096", "--batch", "2", "--seq", "128")
 }

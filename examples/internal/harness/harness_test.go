@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/graph"
@@ -112,43 +113,94 @@ func (small) Build(w megatron.Weights, s Spec, reduce megatron.Reduce) []Output 
 // reading arc's dumps, uploading, comparing and timing, with the CPU backend
 // on both sides (one rank, so there is nothing to all-reduce).
 func TestMeasureOnCPU(t *testing.T) {
-	dir := t.TempDir()
-	program := "module @small attributes {stablehlo.num_replicas = 1} {\n}\n"
-	if err := os.WriteFile(filepath.Join(dir, "arc-0001-before.mlir"), []byte(program), 0o644); err != nil {
-		t.Fatal(err)
+	for _, dt := range []struct {
+		name string
+		dt   dtypes.DType
+	}{{"f32", dtypes.Float32}, {"bf16", dtypes.BFloat16}} { // the CPU backend has no f16
+		t.Run(dt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			program := "module @small attributes {stablehlo.num_replicas = 1} {\n}\n"
+			for _, f := range []string{"arc-0001-before.mlir", "arc-0001-after.mlir"} {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte(program), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			dump := filepath.Join(t.TempDir(), "model.mlir")
+			var out bytes.Buffer
+			r := &runner{
+				flags: Flags{TP: 1, DType: dt.name, Seed: 1, Quant: "none", Steps: 3, Warmup: 1, Dump: dump},
+				model: small{}, spec: Spec{TP: 1, DType: dt.dt}, out: &out, log: &out,
+			}
+			b := cpu(t)
+			if err := r.measure(b, b, dir); err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			text := out.String()
+			if !r.passed {
+				t.Errorf("the same backend on both sides did not pass:\n%s", text)
+			}
+			for _, row := range []string{"attn", "mlp", "logits"} {
+				if !regexp.MustCompile(`(?m)^  ` + row + ` +0 +0 +0\.00% .* yes +yes, yes$`).MatchString(text) {
+					t.Errorf("no exact, agreeing %s row:\n%s", row, text)
+				}
+			}
+			if !regexp.MustCompile(`(?m)^RESULT small quant=none tp=1 dtype=` + dt.name +
+				` final_max_abs=0 final_rel_l2=0 .*within_tol=yes ranks_agree=yes native_ms=[0-9.]+ arc_ms=.* pass=yes$`).MatchString(text) {
+				t.Errorf("no passing RESULT line:\n%s", text)
+			}
+			if got, _ := os.ReadFile(dump); string(got) != program {
+				t.Errorf("--dump wrote %q, want arc's before dump", got)
+			}
+		})
 	}
-	if err := os.WriteFile(filepath.Join(dir, "arc-0001-after.mlir"), []byte(program), 0o644); err != nil {
-		t.Fatal(err)
+}
+
+// TestCompareCatchesADifference: arc's side runs on other inputs (seed 2):
+// without quantization that fails; with it, the error is only reported.
+func TestCompareCatchesADifference(t *testing.T) {
+	for _, quant := range []string{"none", "int8"} {
+		r := &runner{flags: Flags{TP: 1, DType: "f32", Seed: 1, Quant: quant}, model: small{},
+			spec: Spec{TP: 1, DType: dtypes.Float32}, out: &bytes.Buffer{}}
+		b := cpu(t)
+		arc, err := r.compile("arc", b, "small", megatron.AllReduce)
+		if err != nil {
+			t.Fatal(err)
+		}
+		native, err := r.compile("native", b, "small", megatron.AllReduce)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hostNative, _ := r.hostInputs()
+		r.flags.Seed = 2
+		hostArc, _ := r.hostInputs()
+		ts := small{}.Tensors(r.spec)
+		if arc.inputs, err = upload(b, ts, hostArc, 1); err != nil {
+			t.Fatal(err)
+		}
+		if native.inputs, err = upload(b, ts, hostNative, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.compare(arc, native); err != nil {
+			t.Fatal(err)
+		}
+		text := r.out.(*bytes.Buffer).String()
+		if want := quant != "none"; r.passed != want {
+			t.Errorf("quant %s: passed %v, want %v:\n%s", quant, r.passed, want, text)
+		}
+		if within := map[string]string{"none": "no", "int8": "n/a"}[quant]; !strings.Contains(r.result[0], "within_tol="+within) {
+			t.Errorf("quant %s: %q, want within_tol=%s", quant, r.result[0], within)
+		}
 	}
-	cpu, err := simplego.New("")
+}
+
+func cpu(t *testing.T) backends.Backend {
+	t.Helper()
+	b, err := simplego.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cpu.Finalize()
-	dump := filepath.Join(t.TempDir(), "model.mlir")
-	var out, log bytes.Buffer
-	r := &runner{
-		flags: Flags{TP: 1, DType: "f32", Seed: 1, Quant: "none", Steps: 3, Warmup: 1, Dump: dump},
-		model: small{}, spec: Spec{TP: 1, DType: dtypes.Float32}, out: &out, log: &log,
-	}
-	if err := r.measure(cpu, cpu, dir); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	text := out.String()
-	if !r.passed {
-		t.Errorf("the same backend on both sides did not pass:\n%s", text)
-	}
-	for _, row := range []string{"attn", "mlp", "logits"} {
-		if !regexp.MustCompile(`(?m)^  ` + row + ` +0 +0 +0\.00% .* yes +yes, yes$`).MatchString(text) {
-			t.Errorf("no exact, agreeing %s row:\n%s", row, text)
-		}
-	}
-	if !regexp.MustCompile(`(?m)^RESULT small quant=none tp=1 dtype=f32 final_max_abs=0 final_rel_l2=0 .*within_tol=yes ranks_agree=yes native_ms=[0-9.]+ arc_ms=.* pass=yes$`).MatchString(text) {
-		t.Errorf("no passing RESULT line:\n%s", text)
-	}
-	if got, _ := os.ReadFile(dump); string(got) != program {
-		t.Errorf("--dump wrote %q, want arc's before dump", got)
-	}
+	t.Cleanup(b.Finalize)
+	return b
 }
 
 func TestFindDumps(t *testing.T) {

@@ -1,9 +1,10 @@
-// Package shipped checks, in an example's tests, the model.mlir the example
-// ships: that the example still writes it byte for byte, that arc compiles
-// it for every built-in target (golden reports), and what `arc inspect`
-// shows a person for it (golden tables). `go test -update` rewrites the model
-// and the golden files; `make examples-mlir` does that for every example.
-package shipped
+// Package exampletest holds what the examples' tests share. It checks the
+// model.mlir an example ships: that the example still writes it byte for
+// byte, that arc compiles it for every built-in target (golden reports), and
+// what `arc inspect` shows a person for it (golden tables); `go test -update`
+// rewrites the model and the golden files, `make examples-mlir` does that for
+// every example. And it runs an example on GPUs when the machine has them.
+package exampletest
 
 import (
 	"bytes"
