@@ -30,12 +30,13 @@ func (e *Editor) add(start, end int, text string) {
 	e.edits = append(e.edits, edit{start, end, text, len(e.edits)})
 }
 
-// Replace replaces the whole text of op (its results included).
+// Replace replaces the whole text of op (its results included). Line breaks
+// in text follow the file's ("\n" or "\r\n").
 func (e *Editor) Replace(op *Op, text string) {
-	e.add(int(op.Start), int(op.End), text)
+	e.add(int(op.Start), int(op.End), e.m.lineBreaks(text, int(op.Start)))
 }
 
-// ReplaceSpan replaces Src[start:end].
+// ReplaceSpan replaces Src[start:end] with text, as it is.
 func (e *Editor) ReplaceSpan(start, end int, text string) {
 	e.add(start, end, text)
 }
@@ -43,14 +44,20 @@ func (e *Editor) ReplaceSpan(start, end int, text string) {
 // InsertBefore puts text (one or more ops) on lines of its own before op, at
 // op's indentation.
 func (e *Editor) InsertBefore(op *Op, text string) {
-	ind := e.m.indent(int(op.Start))
-	e.add(int(op.Start), int(op.Start), indentLines(text, ind)+"\n"+ind)
+	at := int(op.Start)
+	nl, ind := e.m.newline(at), e.m.indent(at)
+	e.add(at, at, indentLines(text, nl, ind)+nl+ind)
 }
 
-// InsertAfter puts text on lines of its own after op, at op's indentation.
+// InsertAfter puts text on lines of its own after op, at op's indentation,
+// and after the comment that ends op's line, if any.
 func (e *Editor) InsertAfter(op *Op, text string) {
-	ind := e.m.indent(int(op.Start))
-	e.add(int(op.End), int(op.End), "\n"+ind+indentLines(text, ind))
+	at := int(op.End)
+	nl, ind := e.m.newline(at), e.m.indent(int(op.Start))
+	if eol := lineEnd(e.m.Src, at); strings.HasPrefix(strings.TrimLeft(e.m.Src[at:eol], " \t"), "//") {
+		at = eol
+	}
+	e.add(at, at, nl+ind+indentLines(text, nl, ind))
 }
 
 // indent returns the blanks between the start of off's line and off.
@@ -66,8 +73,39 @@ func (m *Module) indent(off int) string {
 // Indent is the indentation of the line op starts on.
 func (m *Module) Indent(op *Op) string { return m.indent(int(op.Start)) }
 
-func indentLines(text, ind string) string {
-	return strings.ReplaceAll(text, "\n", "\n"+ind)
+// lineEnd returns the offset of the line break ("\n" or "\r\n") that ends
+// off's line, or len(s).
+func lineEnd(s string, off int) int {
+	i := strings.IndexByte(s[off:], '\n')
+	if i < 0 {
+		return len(s)
+	}
+	if i > 0 && s[off+i-1] == '\r' {
+		i--
+	}
+	return off + i
+}
+
+// newline is the line break of off's line: "\r\n" in a file with CRLF line
+// endings, "\n" otherwise.
+func (m *Module) newline(off int) string {
+	if i := lineEnd(m.Src, off); i < len(m.Src) && m.Src[i] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// lineBreaks writes the line breaks of text as off's line does.
+func (m *Module) lineBreaks(text string, off int) string {
+	if nl := m.newline(off); nl != "\n" && strings.Contains(text, "\n") {
+		return indentLines(text, nl, "")
+	}
+	return text
+}
+
+// indentLines puts nl and ind at each line break of text.
+func indentLines(text, nl, ind string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", nl+ind)
 }
 
 // FreshName returns a value name ("%prefixN") used nowhere in the module nor

@@ -239,3 +239,33 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestEditorTrailingCommentAndCRLF(t *testing.T) {
+	m := parseFile(t, "testdata/comments.mlir")
+	ed := m.Edit()
+	ed.InsertAfter(opAt(t, m, 7), `"x.after"() : () -> ()`)
+	got := apply(t, ed)
+	want := strings.Replace(m.Src, "// uses %x (twice) ]\n", "// uses %x (twice) ]\n    \"x.after\"() : () -> ()\n", 1)
+	if got != want {
+		t.Errorf("insertion after an op with a trailing comment:\n%s", got)
+	}
+
+	m = parseFile(t, "testdata/crlf.mlir")
+	ret := opAt(t, m, 11)
+	ed = m.Edit()
+	ed.InsertBefore(ret, "\"x.a\"() : () -> ()\n\"x.b\"() : () -> ()")
+	ed.InsertAfter(ret, `"x.c"() : () -> ()`)
+	ed.Replace(opAt(t, m, 6), "%1 = \"x.d\"(%a) : (tensor<f16>) -> tensor<f16>\r\n      %9 = \"x.e\"() : () -> ()")
+	got = apply(t, ed)
+	if strings.Count(got, "\n") != strings.Count(got, "\r\n") {
+		t.Errorf("edits of a CRLF file left bare line feeds:\n%q", got)
+	}
+	for _, s := range []string{
+		"\r\n    \"x.a\"() : () -> ()\r\n    \"x.b\"() : () -> ()\r\n    \"stablehlo.return\"(%0) : (tensor<2xf16>) -> ()\r\n    \"x.c\"() : () -> ()\r\n  }",
+		"      %1 = \"x.d\"(%a) : (tensor<f16>) -> tensor<f16>\r\n      %9 = \"x.e\"() : () -> ()\r\n",
+	} {
+		if !strings.Contains(got, s) {
+			t.Errorf("edited CRLF text lacks %q:\n%q", s, got)
+		}
+	}
+}
