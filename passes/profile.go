@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -89,14 +88,11 @@ func (p *Profile) Lookup(world int, dtype, key string) (Cost, bool) {
 	return c, ok
 }
 
+// nearestWorld returns the key of the world closest to world; a tie goes to
+// the smaller world.
 func (p *Profile) nearestWorld(world int) string {
-	best, bestDist := "", math.MaxInt
-	keys := make([]string, 0, len(p.Costs))
+	best, bestWorld, bestDist := "", 0, math.MaxInt
 	for k := range p.Costs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
 		w, err := strconv.Atoi(k)
 		if err != nil {
 			continue
@@ -105,8 +101,8 @@ func (p *Profile) nearestWorld(world int) string {
 		if d < 0 {
 			d = -d
 		}
-		if d < bestDist {
-			best, bestDist = k, d
+		if d < bestDist || d == bestDist && w < bestWorld {
+			best, bestWorld, bestDist = k, w, d
 		}
 	}
 	return best

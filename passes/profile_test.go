@@ -50,6 +50,7 @@ func TestProfileLookup(t *testing.T) {
 	p := &passes.Profile{Costs: map[string]map[string]map[string]passes.Cost{
 		"2": {"f16": {"native": {GBps: 1}, "oneshot": {GBps: 2}}},
 		"8": {"f16": {"native": {GBps: 8}}, "f32": {"native": {GBps: 32}}},
+		"16": {"f16": {"native": {GBps: 16}}},
 	}}
 	for _, c := range []struct {
 		world       int
@@ -63,7 +64,9 @@ func TestProfileLookup(t *testing.T) {
 		{8, "bf16", "native", true, 8, "an unlisted dtype falls back to f16"},
 		{3, "f16", "native", true, 1, "the nearest world: 2"},
 		{6, "f16", "native", true, 8, "the nearest world: 8"},
+		{24, "f16", "native", true, 16, "the nearest world: 16"},
 		{5, "f16", "native", true, 1, "a tie goes to the smaller world"},
+		{12, "f16", "native", true, 8, "the nearest world: 8"},
 		{8, "f16", "oneshot", false, 0, "a lowering the world does not list"},
 	} {
 		got, ok := p.Lookup(c.world, c.dtype, c.key)
