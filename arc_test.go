@@ -17,11 +17,12 @@ import (
 )
 
 // inputs returns every module the tests know: the golden inputs of
-// lowering/testdata and the fixtures of testdata/fixtures, by path.
+// lowering/testdata, the fixtures of testdata/fixtures and, in a checkout that
+// has them beside it, the shared fixtures of ../shared/fixtures, by path.
 func inputs(t *testing.T) map[string][]byte {
 	t.Helper()
 	var paths []string
-	for _, pattern := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir"} {
+	for _, pattern := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir", "../shared/fixtures/*.mlir"} {
 		p, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
