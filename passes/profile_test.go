@@ -48,8 +48,8 @@ func TestCostAt(t *testing.T) {
 
 func TestProfileLookup(t *testing.T) {
 	p := &passes.Profile{Costs: map[string]map[string]map[string]passes.Cost{
-		"2": {"f16": {"native": {GBps: 1}, "oneshot": {GBps: 2}}},
-		"8": {"f16": {"native": {GBps: 8}}, "f32": {"native": {GBps: 32}}},
+		"2":  {"f16": {"native": {GBps: 1}, "oneshot": {GBps: 2}}},
+		"8":  {"f16": {"native": {GBps: 8}}, "f32": {"native": {GBps: 32}}},
 		"16": {"f16": {"native": {GBps: 16}}},
 	}}
 	for _, c := range []struct {
