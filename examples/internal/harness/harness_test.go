@@ -31,6 +31,7 @@ func TestCompare(t *testing.T) {
 	}{
 		{"equal", []float32{1, -2, 0}, []float32{1, -2, 0}, 0, 0, 0},
 		{"NaN equals NaN", []float32{nan, 3}, []float32{nan, 3}, 0, 0, 0},
+		{"beside a NaN", []float32{nan, 3, 4.5}, []float32{nan, 3, 4}, 1, 0.5, 0.1},
 		{"one element", []float32{3, 4.5}, []float32{3, 4}, 1, 0.5, 0.1}, // ||(0, .5)|| / ||(3, 4)|| = 0.1
 		{"NaN against a number", []float32{nan, 1}, []float32{2, 1}, 1, math.Inf(1), math.Inf(1)},
 	} {

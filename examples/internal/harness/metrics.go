@@ -23,9 +23,11 @@ func Compare(got, want []float32) Diff {
 	d := Diff{N: len(want)}
 	var errSq, refSq float64
 	for i, w := range want {
+		if w == w {
+			refSq += float64(w) * float64(w)
+		}
 		g := got[i]
 		if g == w || (g != g && w != w) {
-			refSq += float64(w) * float64(w)
 			continue
 		}
 		d.Differ++
@@ -35,7 +37,6 @@ func Compare(got, want []float32) Diff {
 		}
 		d.MaxAbs = max(d.MaxAbs, e)
 		errSq += e * e
-		refSq += float64(w) * float64(w)
 	}
 	if errSq > 0 {
 		d.RelL2 = math.Sqrt(errSq / refSq)

@@ -69,8 +69,8 @@ func LayerNorm(x, gain, bias *graph.Node) *graph.Node {
 	centered := graph.Sub(x32, graph.ReduceAndKeep(x32, graph.ReduceMean, -1))
 	variance := graph.ReduceAndKeep(graph.Square(centered), graph.ReduceMean, -1)
 	y := graph.Mul(centered, graph.Rsqrt(graph.AddScalar(variance, eps)))
-	y = graph.Add(graph.Mul(y, graph.InsertAxes(graph.ConvertDType(gain, dtypes.Float32), 0)), graph.InsertAxes(graph.ConvertDType(bias, dtypes.Float32), 0))
-	return graph.ConvertDType(y, dt)
+	row := func(v *graph.Node) *graph.Node { return graph.InsertAxes(graph.ConvertDType(v, dtypes.Float32), 0) }
+	return graph.ConvertDType(graph.Add(graph.Mul(y, row(gain)), row(bias)), dt)
 }
 
 // GELU is the tanh approximation, computed in float32.
