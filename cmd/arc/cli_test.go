@@ -310,3 +310,18 @@ func TestFailedCompileLeavesOutputsAlone(t *testing.T) {
 		t.Errorf("left in the output directory: %v", names)
 	}
 }
+
+// TestCompileMergesLibtpuInitArgs: on TPU targets the report's environment
+// extends the LIBTPU_INIT_ARGS arc runs under, keeping the user's flags.
+func TestCompileMergesLibtpuInitArgs(t *testing.T) {
+	in, _ := testdata(t, "mesh2d.mlir")
+	_, golden := testdata(t, "mesh2d.tpu-v6e-8.libtpu.report.json")
+	t.Setenv("LIBTPU_INIT_ARGS", "--xla_dump_to=/tmp/dump")
+	report := filepath.Join(t.TempDir(), "r.json")
+	if code, _, errs := runArc(t, "", "compile", "--target", "tpu:v6e-8", "--report", report, in); code != exitOK {
+		t.Fatal(errs)
+	}
+	if got, err := os.ReadFile(report); err != nil || !bytes.Equal(got, golden) {
+		t.Errorf("report differs from mesh2d.tpu-v6e-8.libtpu.report.json (%v):\n%s", err, got)
+	}
+}
