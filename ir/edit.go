@@ -30,10 +30,10 @@ func (e *Editor) add(start, end int, text string) {
 	e.edits = append(e.edits, edit{start, end, text, len(e.edits)})
 }
 
-// Replace replaces the whole text of op (its results included). Line breaks
-// in text follow the file's ("\n" or "\r\n").
+// Replace replaces the whole text of op (its results included) with text, as
+// it is.
 func (e *Editor) Replace(op *Op, text string) {
-	e.add(int(op.Start), int(op.End), e.m.lineBreaks(text, int(op.Start)))
+	e.add(int(op.Start), int(op.End), text)
 }
 
 // ReplaceSpan replaces Src[start:end] with text, as it is.
@@ -42,7 +42,7 @@ func (e *Editor) ReplaceSpan(start, end int, text string) {
 }
 
 // InsertBefore puts text (one or more ops) on lines of its own before op, at
-// op's indentation.
+// op's indentation. Its line breaks follow the file's ("\n" or "\r\n").
 func (e *Editor) InsertBefore(op *Op, text string) {
 	at := int(op.Start)
 	nl, ind := e.m.newline(at), e.m.indent(at)
@@ -93,14 +93,6 @@ func (m *Module) newline(off int) string {
 		return "\r\n"
 	}
 	return "\n"
-}
-
-// lineBreaks writes the line breaks of text as off's line does.
-func (m *Module) lineBreaks(text string, off int) string {
-	if nl := m.newline(off); nl != "\n" && strings.Contains(text, "\n") {
-		return indentLines(text, nl, "")
-	}
-	return text
 }
 
 // indentLines puts nl and ind at each line break of text.

@@ -255,6 +255,7 @@ func TestEditorTrailingCommentAndCRLF(t *testing.T) {
 	ed = m.Edit()
 	ed.InsertBefore(ret, "\"x.a\"() : () -> ()\n\"x.b\"() : () -> ()")
 	ed.InsertAfter(ret, `"x.c"() : () -> ()`)
+	// Replace writes its text as it is.
 	ed.Replace(opAt(t, m, 6), "%1 = \"x.d\"(%a) : (tensor<f16>) -> tensor<f16>\r\n      %9 = \"x.e\"() : () -> ()")
 	got = apply(t, ed)
 	if strings.Count(got, "\n") != strings.Count(got, "\r\n") {

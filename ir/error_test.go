@@ -106,3 +106,13 @@ func TestCollectiveErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestContinuationAfterBlankLines: a pretty op may continue after blank lines
+// (its type, "cond {"); a statement after them starts a new op.
+func TestContinuationAfterBlankLines(t *testing.T) {
+	blank := strings.Repeat("\n  \r\n", 10000)
+	m := mustParse(t, `%0 = stablehlo.add %a, %b`+blank+`: tensor<f32>`+blank+`%1 = stablehlo.negate %0 : tensor<f32>`)
+	if len(m.Body.Ops) != 2 || !strings.HasSuffix(m.Text(m.Body.Ops[0]), "\n: tensor<f32>") {
+		t.Errorf("%d ops; the first ends %q", len(m.Body.Ops), m.Text(m.Body.Ops[0])[len(m.Text(m.Body.Ops[0]))-15:])
+	}
+}

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // maxNesting bounds region and bracket nesting, so hostile input cannot
@@ -156,11 +157,11 @@ func (p *parser) parseOp() *Op {
 	s := p.s
 	if s[p.pos] == '{' && hasPrefixAt(s, p.pos, "{-#") {
 		// A dialect resource section: kept as an opaque statement.
-		end := indexFrom(s, p.pos, "#-}")
+		end := strings.Index(s[p.pos:], "#-}")
 		if end < 0 {
 			p.fail(start, "resource section '{-#' is not closed by '#-}'")
 		}
-		p.pos = end + 3
+		p.pos += end + 3
 		op.nameEnd = int32(p.pos)
 		op.End = int32(p.pos)
 		return op
@@ -253,11 +254,16 @@ func (p *parser) scanRest(op *Op) {
 			p.pos++
 			continue
 		case '\n':
-			if len(p.brackets) == base && p.statementFollows(p.pos+1) {
-				op.End = int32(end)
-				return
-			}
 			p.pos++
+			if len(p.brackets) == base {
+				for p.pos < len(s) && isBlank(s[p.pos]) { // so that blank lines are read once
+					p.pos++
+				}
+				if p.statementFollows(p.pos) {
+					op.End = int32(end)
+					return
+				}
+			}
 			continue
 		case '/':
 			if p.pos+1 < len(s) && s[p.pos+1] == '/' {
@@ -326,12 +332,9 @@ var plain = func() (t [256]bool) {
 
 // statementFollows reports whether the text after a newline at bracket depth
 // zero starts a new statement (rather than continuing the current op, as
-// ": type", "attributes {...}" or "cond {" do).
+// ": type", "attributes {...}" or "cond {" do). i is the first non-blank byte.
 func (p *parser) statementFollows(i int) bool {
 	s := p.s
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
-		i++
-	}
 	if i >= len(s) {
 		return true
 	}
@@ -569,15 +572,6 @@ var charClass = func() (t [256]uint8) {
 
 func hasPrefixAt(s string, i int, prefix string) bool {
 	return len(s)-i >= len(prefix) && s[i:i+len(prefix)] == prefix
-}
-
-func indexFrom(s string, i int, sub string) int {
-	for j := i; j+len(sub) <= len(s); j++ {
-		if s[j:j+len(sub)] == sub {
-			return j
-		}
-	}
-	return -1
 }
 
 func quoteChar(c byte) string {
