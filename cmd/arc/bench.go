@@ -72,12 +72,7 @@ ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN).
 		fmt.Fprintf(io.err, "arc bench: %v\n", err)
 		return exitUsage
 	}
-	saveCSV := func(rs []bench.Result) error {
-		if csvPath == "" {
-			return nil
-		}
-		return writeFileAtomic(csvPath, func(w *os.File) error { return bench.WriteCSV(w, rs) })
-	}
+	saveCSV := csvSaver(csvPath)
 	rs, err := f.measure(plan, io, saveCSV)
 	if err != nil {
 		failed(io, err)
@@ -95,6 +90,16 @@ ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN).
 		}
 	}
 	return measuredExit(rs, io)
+}
+
+// csvSaver writes results to path (nothing when path is empty).
+func csvSaver(path string) func([]bench.Result) error {
+	return func(rs []bench.Result) error {
+		if path == "" {
+			return nil
+		}
+		return writeFileAtomic(path, func(w *os.File) error { return bench.WriteCSV(w, rs) })
+	}
 }
 
 // failed prints an error from the runtime, whose messages may already say "arc: ".

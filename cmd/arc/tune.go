@@ -71,7 +71,7 @@ runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
 		rs, err = readMeasurements(from, fs, &f)
 		source = fmt.Sprintf("arc tune --from %s: %s level, %s link", filepath.Base(from), f.level, f.link)
 	} else {
-		rs, err = f.measure(plan, io, nil)
+		rs, err = f.measure(plan, io, csvSaver(csvPath))
 		host, _ := os.Hostname()
 		source = fmt.Sprintf("arc tune on %s, %s: %s level, %s link, K=%d, median of %d", host,
 			time.Now().UTC().Format("2006-01-02"), f.level, f.link, plan.Chain, plan.Reps)
@@ -80,8 +80,8 @@ runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
 		failed(io, err)
 		return exitInput
 	}
-	if csvPath != "" {
-		if err := writeFileAtomic(csvPath, func(w *os.File) error { return bench.WriteCSV(w, rs) }); err != nil {
+	if from == "" {
+		if err := csvSaver(csvPath)(rs); err != nil {
 			failed(io, err)
 			return exitInput
 		}
