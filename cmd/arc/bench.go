@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
+	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/runtime/bench"
 )
 
@@ -165,6 +166,9 @@ func (f *sweepFlags) plan() (bench.Plan, error) {
 	if f.link != "peer" && f.link != "host" {
 		return bench.Plan{}, fmt.Errorf("--link %q: want peer or host", f.link)
 	}
+	if _, err := passes.ParseTarget(f.targetName()); err != nil {
+		return bench.Plan{}, fmt.Errorf("--target: %v", err)
+	}
 	if f.gpus < 0 {
 		return bench.Plan{}, fmt.Errorf("--gpus %d: want a positive count (or 0 for every GPU)", f.gpus)
 	}
@@ -200,6 +204,11 @@ func (f *sweepFlags) lower() bench.LowerOptions {
 // results so far after each cell of an XLA-level sweep (a failure to save is
 // reported once, and the sweep goes on).
 func (f *sweepFlags) measure(plan bench.Plan, io stdio, save func([]bench.Result) error) ([]bench.Result, error) {
+	if f.profile != "" { // a bad profile would fail every auto measurement alike
+		if _, err := passes.LoadProfile(f.profile); err != nil {
+			return nil, err
+		}
+	}
 	if f.level == "kernel" {
 		return bench.RunKernel(bench.KernelOptions{
 			Program: f.kbench, Link: f.link, GPUs: f.gpus, Lower: f.lower(), Log: io.err,

@@ -54,6 +54,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"bench", "--plot", "out.gif"}, "name it .png or .svg"},
 		{[]string{"bench", "extra"}, `unexpected argument "extra"`},
 		{[]string{"bench", "--no-such-flag"}, "unknown flag: --no-such-flag"},
+		{[]string{"bench", "--target", "cuda:nvswitch"}, `--target: unknown target "cuda:nvswitch"`},
 		{[]string{"tune", "--margin", "1.5"}, "--margin 1.5"},
 		{[]string{"tune", "--gpus", "-1"}, "--gpus -1"},
 	} {
@@ -76,6 +77,7 @@ func TestBenchWithoutGPU(t *testing.T) {
 		{[]string{"bench", "-q", "--plugin", "/nonexistent/xla_cuda_plugin.so"}, "arc: PJRT plugin not found: /nonexistent/xla_cuda_plugin.so"},
 		{[]string{"bench", "-q"}, `arc: PJRT plugin "cuda" not found`},
 		{[]string{"tune", "-q", "--link", "host"}, `arc: PJRT plugin "cuda" not found`},
+		{[]string{"bench", "--profile", "/nonexistent/profile.json"}, "arc: open /nonexistent/profile.json: no such file or directory"},
 		{[]string{"bench", "--level", "kernel", "--kbench", "/nonexistent/kbench"}, "arc: kernel benchmark program /nonexistent/kbench not found: build it on the GPU machine with `make kbench`"},
 	} {
 		code, out, errs := benchCLI(tc.args...)
