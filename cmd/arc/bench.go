@@ -212,6 +212,7 @@ func (f *sweepFlags) measure(plan bench.Plan, io stdio, save func([]bench.Result
 	if f.level == "kernel" {
 		return bench.RunKernel(bench.KernelOptions{
 			Program: f.kbench, Link: f.link, GPUs: f.gpus, Lower: f.lower(), Log: io.err,
+			Progress: f.progress(io, bench.KernelRows(plan)),
 		}, plan)
 	}
 	m, err := bench.NewXLA(bench.XLAOptions{Plugin: f.plugin, GPULib: f.gpuLib, Link: f.link, GPUs: f.gpus, Lower: f.lower()})

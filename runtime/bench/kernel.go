@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -14,11 +13,12 @@ import (
 
 // KernelOptions configure the kernel-level measurement.
 type KernelOptions struct {
-	Program string       // arc's kernel benchmark (runtime/gpu/bench, built by make kbench)
-	Link    string       // "host": peer access off and NCCL_P2P_DISABLE=1
-	GPUs    int          // ranks (0: every GPU)
-	Lower   LowerOptions // for auto: arc's policy on this target
-	Log     io.Writer    // the program's stderr (its progress and errors)
+	Program  string       // arc's kernel benchmark (runtime/gpu/bench, built by make kbench)
+	Link     string       // "host": peer access off and NCCL_P2P_DISABLE=1
+	GPUs     int          // ranks (0: every GPU)
+	Lower    LowerOptions // for auto: arc's policy on this target
+	Log      io.Writer    // the program's stderr (its errors)
+	Progress Progress     // told of each row kbench prints (nil: nothing)
 }
 
 // RunKernel times arc's C API and NCCL with kbench, arc's kernel benchmark
@@ -31,7 +31,7 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 	if _, err := os.Stat(o.Program); err != nil {
 		return nil, fmt.Errorf("kernel benchmark program %s not found: build it on the GPU machine with `make kbench` (or pass --kbench)", o.Program)
 	}
-	cmd := exec.CommandContext(context.Background(), o.Program, kernelArgs(o, plan)...)
+	cmd := exec.Command(o.Program, kernelArgs(o, plan)...)
 	cmd.Env = os.Environ()
 	if o.Link == "host" {
 		cmd.Env = append(cmd.Env, "NCCL_P2P_DISABLE=1")
@@ -41,7 +41,7 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 		log = io.Discard
 	}
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, log
+	cmd.Stdout, cmd.Stderr = &rowCounter{w: &out, progress: o.Progress}, log
 	runErr := cmd.Run()
 	rs, err := ReadKernelCSV(&out, o.Link)
 	if err != nil {
@@ -58,6 +58,49 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 		fmt.Fprintf(log, "arc: %s: %v (after %d measurements)\n", o.Program, runErr, len(rs))
 	}
 	return rs, nil
+}
+
+// KernelRows is how many rows kbench prints for a plan: per dtype and power
+// of two from the smallest to the largest size, eager and captured NCCL and
+// each arc lowering asked for.
+func KernelRows(plan Plan) int {
+	sizes := 0
+	for n := plan.Sizes[0]; n <= plan.Sizes[len(plan.Sizes)-1]; n *= 2 {
+		sizes++
+	}
+	per := 0
+	for _, l := range plan.Lowerings {
+		switch l {
+		case "native":
+			per += 2
+		case Auto:
+		default:
+			per++
+		}
+	}
+	return len(plan.DTypes) * sizes * per
+}
+
+// rowCounter passes kbench's output on and tells progress of each row after
+// the header.
+type rowCounter struct {
+	w        io.Writer
+	progress Progress
+	lines    int
+}
+
+func (c *rowCounter) Write(p []byte) (int, error) {
+	if c.progress != nil {
+		for _, b := range p {
+			if b == '\n' {
+				if c.lines > 0 {
+					c.progress.Add(1)
+				}
+				c.lines++
+			}
+		}
+	}
+	return c.w.Write(p)
 }
 
 // kernelArgs is kbench's command line for a plan (see the comment atop

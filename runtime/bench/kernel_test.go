@@ -65,7 +65,9 @@ func TestRunKernel(t *testing.T) {
 	plan := Plan{Sizes: []int64{4 << 10, 64 << 20}, DTypes: []string{"f16"}, Reps: 7,
 		Lowerings: []Lowering{"native", "oneshot", "lowprec:fp8", Auto}}
 	var log bytes.Buffer
-	rs, err := RunKernel(KernelOptions{Program: program, Link: "host", GPUs: 2, Lower: LowerOptions{Target: "cuda:nvlink"}, Log: &log}, plan)
+	progress := &recordingProgress{}
+	rs, err := RunKernel(KernelOptions{Program: program, Link: "host", GPUs: 2, Lower: LowerOptions{Target: "cuda:nvlink"},
+		Log: &log, Progress: progress}, plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +93,11 @@ func TestRunKernel(t *testing.T) {
 	}
 	if a := got["64M auto"]; a.Chose != "twoshot:fp" || a.Err != "arc's policy picks twoshot:fp, which was not measured" {
 		t.Errorf("auto at 64M: %+v", a)
+	}
+	// Progress counts the rows as kbench prints them (17 lines follow the
+	// fake's header); a real run of this plan prints 1 dtype x 15 sizes x 4.
+	if progress.done != 17 || KernelRows(plan) != 60 {
+		t.Errorf("progress told of %d rows, KernelRows %d; want 17 and 60", progress.done, KernelRows(plan))
 	}
 	if got["4K native"].Link != "host" || !strings.Contains(log.String(), "kbench: dying") {
 		t.Errorf("link %q; log %q", got["4K native"].Link, log.String())
