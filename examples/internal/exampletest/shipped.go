@@ -12,12 +12,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
 
@@ -71,21 +71,42 @@ func CheckReports(t *testing.T) {
 	}
 }
 
-// CheckInspect runs the arc CLI as the README does: `arc inspect model.mlir`
-// (testdata/inspect.txt), and `arc compile --target T` then `arc inspect` of
-// the result for each README target (testdata/inspect.T.txt).
+// CheckInspect compares what `arc inspect model.mlir` prints with
+// testdata/inspect.txt, and what it prints for the module `arc compile
+// --target T` makes of it with testdata/inspect.T.txt, for each README
+// target. It calls what the CLI calls (arc.Compile with the CLI's defaults,
+// then the report's table), which keeps the test fast; cmd/arc's own tests
+// cover the CLI around it.
 func CheckInspect(t *testing.T) {
 	t.Helper()
-	bin := arcBinary(t)
-	golden(t, filepath.Join("testdata", "inspect.txt"), runArc(t, bin, "inspect", model), "arc inspect "+model)
+	src := read(t, model)
+	golden(t, filepath.Join("testdata", "inspect.txt"), table(t, src), "arc inspect "+model)
 	for _, target := range ReadmeTargets {
-		lowered := filepath.Join(t.TempDir(), "lowered.mlir")
-		runArc(t, bin, "compile", "--target", target, "-o", lowered, model)
-		table := runArc(t, bin, "inspect", lowered)
-		// The table names the file it read: show the one a reader would have.
-		table = bytes.ReplaceAll(table, []byte(lowered), []byte("lowered.mlir"))
-		golden(t, filepath.Join("testdata", "inspect."+fileName(target)+".txt"), table, "arc inspect of the "+target+" lowering")
+		lowered, _, err := arc.Compile(model, src, arc.Options{Target: target, Quant: "none", CastBF16: true})
+		if err != nil {
+			t.Fatalf("arc compile --target %s: %v", target, err)
+		}
+		golden(t, filepath.Join("testdata", "inspect."+fileName(target)+".txt"), table(t, lowered),
+			"arc inspect of the "+target+" lowering")
 	}
+}
+
+// table is `arc inspect`'s table of a module.
+func table(t *testing.T, src []byte) []byte {
+	t.Helper()
+	m, err := ir.Parse(model, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := passes.NewReport(m, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // fileName spells a target for a file name: Go module zips refuse ":".
@@ -136,25 +157,4 @@ func firstDiff(got, want []byte) string {
 		}
 	}
 	return "(same lines)"
-}
-
-// arcBinary builds the arc CLI into the test's temporary directory.
-func arcBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "arc")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/arcpass/arc/cmd/arc").CombinedOutput(); err != nil {
-		t.Fatalf("building the arc CLI: %v\n%s", err, out)
-	}
-	return bin
-}
-
-func runArc(t *testing.T, bin string, args ...string) []byte {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("arc %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.Bytes()
 }
