@@ -60,7 +60,7 @@ if [ -n "${ARC_GPU_LIB:-}" ]; then
 else
 	export ARC_GPU_LIB=$root/build/libarc_gpu.so
 	start=$(date +%s)
-	if make build/libarc_gpu.so >"$out/make-gpu.log" 2>&1; then
+	if make -j"$(nproc)" build/libarc_gpu.so >"$out/make-gpu.log" 2>&1; then
 		say "libarc_gpu.so: built with make in $(($(date +%s) - start)) s"
 	else
 		fail "make build/libarc_gpu.so failed (tail of make-gpu.log below)"
