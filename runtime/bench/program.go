@@ -48,9 +48,13 @@ func ProgramText(dtype string, elems int64, world, steps int, chain bool) string
 	next := func() string { n++; return "%" + strconv.Itoa(n-1) }
 	fmt.Fprintf(&b, "module @%s attributes {stablehlo.num_replicas = %d} {\n", name, world)
 	fmt.Fprintf(&b, "  func.func @main(%%x: %s, %%d: %s) -> %s {\n", tensor, tensor, tensor)
-	scale := next()
+	// A scalar broadcast, as JAX writes it: a splat constant of the full
+	// shape could become a literal of up to 256 MB in XLA.
+	scalarScale, scale := next(), next()
 	fmt.Fprintf(&b, "    %s = \"stablehlo.constant\"() { value = dense<%s> : %s } : () -> %s\n",
-		scale, strconv.FormatFloat(1/float64(world), 'e', 6, 64), tensor, tensor)
+		scalarScale, strconv.FormatFloat(1/float64(world), 'e', 6, 64), scalar, scalar)
+	fmt.Fprintf(&b, "    %s = \"stablehlo.broadcast_in_dim\"(%s) { broadcast_dimensions = array<i64> } : (%s) -> %s\n",
+		scale, scalarScale, scalar, tensor)
 	x := "%x"
 	for range steps {
 		v := x
