@@ -21,10 +21,12 @@ func runCompile(args []string, io stdio) int {
 	fs.SetOutput(io.err)
 	var opt arc.Options
 	var out, report string
+	var explain bool
 	fs.StringVar(&opt.Target, "target", "", "target machine: "+strings.Join(passes.TargetNames(), ", "))
 	fs.StringVar(&opt.Quant, "quant", "none", "quantized codec arc may use: "+strings.Join(passes.Quants, ", "))
 	fs.StringVarP(&out, "output", "o", "-", "write the lowered module to `FILE` (- for stdout)")
 	fs.StringVar(&report, "report", "", "write the decisions as JSON to `FILE.json`")
+	fs.BoolVar(&explain, "explain", false, "print the decisions as a table on stderr")
 	fs.StringVar(&opt.Profile, "profile", "", "cost profile from `arc tune` (`FILE.json`; default: the target's built-in one)")
 	fs.StringVar(&opt.Topology, "topology", "", "machine description (`FILE.json`: devices, links, coordinates, nodes)")
 	fs.BoolVar(&opt.CastBF16, "cast-bf16-to-fp16", true, "send bf16 as fp16 where the codec works in fp16 (ROCm)")
@@ -64,6 +66,12 @@ func runCompile(args []string, io stdio) int {
 			return exitUsage
 		}
 		return exitInput
+	}
+	if explain {
+		if err := rep.WriteTable(io.err); err != nil {
+			fmt.Fprintf(io.err, "arc: %v\n", err)
+			return exitInput
+		}
 	}
 	if report != "" {
 		if err := writeFileAtomic(report, func(f *os.File) error { return rep.WriteJSON(f) }); err != nil {
