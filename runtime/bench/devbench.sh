@@ -13,6 +13,7 @@
 #   build        make gpu: build/libarc_gpu.so and build/kbench
 #   xla-peer     arc bench --level xla, f16 and bf16, every lowering (NVLink)
 #   tune-peer    arc tune --from that CSV -> cuda-nvlink.json
+#   auto-peer    arc bench --lowerings native,auto --profile cuda-nvlink.json
 #   kernel-peer  arc bench --level kernel (kbench: arc's C API against NCCL)
 #   xla-host     arc bench --level xla --link host (peer access off; NCCL_P2P_DISABLE=1)
 #   tune-host    arc tune --from that CSV -> cuda-pcie-nop2p.json
@@ -121,6 +122,12 @@ xla_step xla-peer 240 "$ARC" bench --level xla --link peer "${common[@]}" --csv 
 if [ -s "$WORK/xla-peer.csv" ]; then
   step tune-peer 30 "$ARC" tune --from "$WORK/xla-peer.csv" -o "$OUT/cuda-nvlink.json"
 else skip tune-peer "no XLA-level measurements"; fi
+# What auto chooses once the measured profile replaces the estimates (issue 7:
+# never slower than native); its table goes to the log only.
+if [ -s "$OUT/cuda-nvlink.json" ]; then
+  xla_step auto-peer 90 "$ARC" bench --level xla --link peer "${common[@]}" --lowerings native,auto \
+    --profile "$OUT/cuda-nvlink.json"
+else skip auto-peer "no tuned profile"; fi
 if [ -x build/kbench ]; then
   step kernel-peer 90 "$ARC" bench --level kernel --link peer --kbench build/kbench \
     --sizes "$SIZES" --dtypes "$DTYPES" --reps "$REPS" --csv "$WORK/kernel-peer.csv" --plot "$OUT/kernel-peer.png"
@@ -140,12 +147,12 @@ for f in "$WORK"/xla-peer.csv "$WORK"/kernel-peer.csv "$WORK"/xla-host.csv "$WOR
   [ -s "$f" ] || continue
   if [ $first -eq 1 ]; then cat "$f"; first=0; else tail -n +2 "$f"; fi
 done >"$OUT/bench.csv"
-for f in env build xla-peer tune-peer kernel-peer xla-host tune-host kernel-host; do
+for f in env build xla-peer tune-peer auto-peer kernel-peer xla-host tune-host kernel-host; do
   [ -f "$WORK/$f.log" ] && { cat "$WORK/$f.log"; echo; }
 done >"$OUT/bench.log"
 
 # The tables (progress bars left out), then the summary last, where the tail of the output shows it.
-for f in xla-peer kernel-peer xla-host kernel-host tune-peer tune-host; do
+for f in xla-peer auto-peer kernel-peer xla-host kernel-host tune-peer tune-host; do
   [ -f "$WORK/$f.log" ] || continue
   echo
   tr '\r' '\n' <"$WORK/$f.log" | sed -n '/microseconds per all-reduce\|^profile for\|^failures:/,$p'
