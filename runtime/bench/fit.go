@@ -21,8 +21,9 @@ const minUS = 0.05
 // dtype and lowering measured (auto aside), the measured points and a fitted
 // latency and bandwidth; and for every lowering other than native, the
 // range of sizes where it beat native by more than margin (0.05: 5%) as
-// MinBytes/MaxBytes, or Off when it never did. Cells where native failed
-// cannot be compared and are left out.
+// MinBytes/MaxBytes, or Off when it never did. Failed measurements are left
+// out; where native failed, the lowerings are compared with native
+// interpolated between the sizes it was measured at.
 func Fit(rs []Result, target, source string, margin float64) (*passes.Profile, error) {
 	type key struct {
 		world int
