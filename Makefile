@@ -57,7 +57,8 @@ runtime-devbin: plugin
 NVCC      ?= nvcc
 GPU_ARCH  ?= -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90,code=sm_90
 # -fmad=false: docs/FORMATS.md forbids contracting a*b+c into an FMA.
-GPU_FLAGS ?= -O3 -fmad=false -std=c++17 -Xcompiler -fPIC
+GPU_FLAGS ?= -O3 -fmad=false -std=c++17 -Xcompiler -fPIC $(NVCC_PAR)
+NVCC_PAR  ?= -split-compile=0 # compile a file's kernels on all cores (nvcc 12.1+)
 GPU_SRCS  := $(wildcard runtime/gpu/*.cu runtime/gpu/*.cc)
 GPU_HDRS  := $(wildcard runtime/gpu/*.h runtime/gpu/*.cuh)
 GPU_OBJS  := $(patsubst runtime/gpu/%,build/gpu/%.o,$(GPU_SRCS))

@@ -43,6 +43,12 @@ ARC_FN IntStats int_stats_merge(IntStats a, IntStats b) {
   return s;
 }
 
+/* The signed value of largest magnitude; a tie picks the negative one. */
+ARC_FN float signed_max(IntStats st) { return st.mx > -st.mn ? st.mx : st.mn; }
+
+/* f16 of v, rounded to nearest even and clamped to +-65504 (never Inf). */
+ARC_FN uint16_t f16c(float v) { return f32_to_f16(v > 65504.0f ? 65504.0f : (v < -65504.0f ? -65504.0f : v)); }
+
 /* int_scale turns the block's stats into the stored f16 scale (bits) and its
  * value. NaN scale (0x7E00) marks a non-finite block; a zero scale is +0. */
 template <int BITS>
@@ -52,10 +58,7 @@ ARC_FN uint16_t int_scale(IntStats st, float *scale) {
     *scale = f16_to_f32(0x7E00);
     return 0x7E00;
   }
-  float m = st.mx > -st.mn ? st.mx : st.mn; /* a tie picks the negative one */
-  float q = fdiv(m, -B);
-  q = q > 65504.0f ? 65504.0f : (q < -65504.0f ? -65504.0f : q);
-  uint16_t s16 = f32_to_f16(q);
+  uint16_t s16 = f16c(fdiv(signed_max(st), -B));
   float s = f16_to_f32(s16);
   if (s == 0.0f) {
     *scale = 0.0f;
@@ -177,9 +180,17 @@ ARC_FN void fp8_decode(uint64_t w, float s, float *y) {
   for (int i = 0; i < ARC_LANE; i++) y[i] = fmul(e4m3_to_f32((uint32_t)(w >> (8 * i)) & 0xFFu), s);
 }
 
-/* ---- int4r: random signs and a Walsh-Hadamard transform ---- */
+/* ---- int4r: the best of plain, rotated and outlier-split 4-bit codes ----
+ * Per block: a 16-bit header H (mode in its two low bits) and a 128-bit
+ * payload P; lane l holds 32-bit word l of P. Modes 0 and 1 are int4 codes
+ * (of x, of its rotation) under the truncated scale t(f16c(m / -8)); mode 2
+ * keeps the two largest magnitudes as f16 and 30 3-bit codes. The encoder
+ * keeps the mode whose decoded block has the least squared error. */
 
 #define ARC_ROT_SIGNS 0x6A09E667u
+#define ARC_NAN_WORD 0x88888888u /* every int4 code 8 */
+
+ARC_FN uint16_t trunc_mode(uint16_t h) { return (uint16_t)(h & ~3u); }
 
 /* Negate the values whose sign bit is set; lane p holds values 8p..8p+7. */
 ARC_FN void rot_flip(float *u, int lane) {
@@ -206,6 +217,152 @@ ARC_FN void fwht_across(float *u, const float *other, bool upper) {
 
 ARC_FN void scale_all(float *u, float k) {
   for (int i = 0; i < ARC_LANE; i++) u[i] = fmul(u[i], k);
+}
+
+/* Modes 0 and 1: the truncated int4 scale of a block whose signed largest
+ * value is m (bits without the mode; +0 for a zero scale) and its value. */
+ARC_FN uint16_t int4r_scale(float m, float *s) {
+  uint16_t h = trunc_mode(f16c(fdiv(m, -8.0f)));
+  *s = f16_to_f32(h);
+  if (*s == 0.0f) {
+    *s = 0.0f;
+    return 0;
+  }
+  return h;
+}
+
+/* A lane's part of the squared error: ((d_0^2 + d_1^2) + ...) from +0. */
+ARC_FN float sq_err_lane(const float *x, const float *y) {
+  float e = 0.0f;
+  for (int i = 0; i < ARC_LANE; i++) {
+    float d = fsub(y[i], x[i]);
+    e = fadd(e, fmul(d, d));
+  }
+  return e;
+}
+
+/* Mode 2 ranks magnitudes by key: |x| bits, then the lower index; a key is
+ * never 0, so 0 means none. */
+struct Top2 {
+  uint64_t k1, k2;
+  float v1, v2; /* the values at k1, k2 */
+};
+
+ARC_FN uint64_t mag_key(float v, int idx) {
+  return (((uint64_t)(f32_bits(v) & 0x7FFFFFFFu) << 5) | (uint64_t)(31 - idx)) + 1u;
+}
+ARC_FN int key_index(uint64_t k) { return 31 - (int)((k - 1u) & 31u); }
+
+ARC_FN Top2 top2_lane(const float *x, int lane) {
+  Top2 t = {0, 0, 0.0f, 0.0f};
+  for (int i = 0; i < ARC_LANE; i++) {
+    uint64_t k = mag_key(x[i], lane * ARC_LANE + i);
+    if (k > t.k1) {
+      t.k2 = t.k1;
+      t.v2 = t.v1;
+      t.k1 = k;
+      t.v1 = x[i];
+    } else if (k > t.k2) {
+      t.k2 = k;
+      t.v2 = x[i];
+    }
+  }
+  return t;
+}
+
+ARC_FN Top2 top2_merge(Top2 a, Top2 b) {
+  if (b.k1 > a.k1) {
+    Top2 t = b;
+    b = a;
+    a = t;
+  }
+  /* a holds the largest key; the second is the larger of a.k2 and b.k1 */
+  if (b.k1 > a.k2) {
+    a.k2 = b.k1;
+    a.v2 = b.v1;
+  }
+  return a;
+}
+
+/* Mode 2's scale of the 30 small values: the top byte of f16c(m / -4),
+ * rounded half up; an all-ones exponent steps back; zero is +0. */
+ARC_FN uint32_t split_scale(float m, float *s) {
+  uint32_t s16 = f16c(fdiv(m, -4.0f));
+  uint32_t h8 = ((s16 + 0x80u) >> 8) & 0xFFu;
+  if ((h8 & 0x7Cu) == 0x7Cu) h8--;
+  *s = f16_to_f32((uint16_t)(h8 << 8));
+  if (*s == 0.0f) {
+    *s = 0.0f;
+    return 0;
+  }
+  return h8;
+}
+
+/* Stats of a lane's values with positions k1, k2 counted as +0. */
+ARC_FN IntStats rest_stats(const float *x, int lane, int k1, int k2) {
+  float r[ARC_LANE];
+  for (int i = 0; i < ARC_LANE; i++) {
+    int idx = lane * ARC_LANE + i;
+    r[i] = (idx == k1 || idx == k2) ? 0.0f : x[i];
+  }
+  return int_stats(r);
+}
+
+/* Mode 2, one lane: its 3-bit codes placed in the payload halves (lo, hi),
+ * and its decoded values y. x1 and v2 are the kept f16 values. */
+ARC_FN void split_lane(const float *x, int lane, int k1, int k2, float s, uint16_t x1, uint16_t v2, uint64_t *lo,
+                       uint64_t *hi, float *y) {
+  float r = s == 0.0f ? 0.0f : fdiv(1.0f, s);
+  *lo = 0;
+  *hi = 0;
+  for (int i = 0; i < ARC_LANE; i++) {
+    int idx = lane * ARC_LANE + i;
+    if (idx == k1) {
+      y[i] = f16_to_f32(x1);
+      continue;
+    }
+    if (idx == k2) {
+      y[i] = f16_to_f32(v2);
+      continue;
+    }
+    int c = 4;
+    if (s != 0.0f) {
+      float v = fmul(x[i], r);
+      v = v < -4.0f ? -4.0f : (v > 3.0f ? 3.0f : v);
+      c = (int)rne(v) + 4;
+    }
+    y[i] = fmul((float)(c - 4), s);
+    int j = idx - (k1 < idx) - (k2 < idx); /* the code's number among the 30 */
+    if (j < 10)
+      *lo |= (uint64_t)c << (34 + 3 * j);
+    else
+      *hi |= (uint64_t)c << (3 * (j - 10));
+  }
+}
+
+/* The payload fields that are not codes, in lo. */
+ARC_FN uint64_t split_fields(int k1, int k2, uint16_t v2, uint32_t h8) {
+  return (uint64_t)k1 | ((uint64_t)k2 << 5) | ((uint64_t)v2 << 10) | ((uint64_t)h8 << 26);
+}
+
+/* Mode 2 decode of one lane from the whole payload (lo, hi). */
+ARC_FN void split_decode_lane(uint16_t h, uint64_t lo, uint64_t hi, int lane, float *y) {
+  int k1 = (int)(lo & 31u), k2 = (int)((lo >> 5) & 31u);
+  float s = f16_to_f32((uint16_t)(((lo >> 26) & 0xFFu) << 8));
+  for (int i = 0; i < ARC_LANE; i++) {
+    int idx = lane * ARC_LANE + i;
+    if (k1 == k2) {
+      y[i] = bits_f32(0x7FC00000u);
+    } else if (idx == k1) {
+      y[i] = f16_to_f32(trunc_mode(h));
+    } else if (idx == k2) {
+      y[i] = f16_to_f32((uint16_t)(lo >> 10));
+    } else {
+      int j = idx - (k1 < idx) - (k2 < idx);
+      int c = (int)(j < 10 ? (lo >> (34 + 3 * j)) & 7u : (hi >> (3 * (j - 10))) & 7u);
+      y[i] = fmul((float)(c - 4), s);
+    }
+  }
 }
 
 #endif

@@ -172,27 +172,131 @@ ARC_D void fwht_block(float *u, int lane) {
   fwht_across(u, other, (lane & 2) != 0);
 }
 
-/* int4r: signs, (1/8) H, int4; decoding applies (1/4) H and the signs. */
-struct RotCodec {
-  typedef IntCodec<4> Base;
-  typedef Base::Word Word;
-  static constexpr uint32_t kTileBytes = Base::kTileBytes;
+ARC_D uint64_t shfl_xor64(uint64_t v, int m) {
+  return (uint64_t)shfl_xor((uint32_t)v, m) | ((uint64_t)shfl_xor((uint32_t)(v >> 32), m) << 32);
+}
+
+ARC_D IntStats group_stats(IntStats st) {
+  st = int_stats_merge(st, shfl_stats(st, 1));
+  return int_stats_merge(st, shfl_stats(st, 2));
+}
+
+/* (E_0 + E_1) + (E_2 + E_3) of the lanes' parts, the same bits on every lane. */
+ARC_D float group_err(float e) {
+  e = fadd(e, shfl_xor(e, 1));
+  return fadd(e, shfl_xor(e, 2));
+}
+
+ARC_D Top2 shfl_top2(Top2 t, int m) {
+  Top2 o;
+  o.k1 = shfl_xor64(t.k1, m);
+  o.k2 = shfl_xor64(t.k2, m);
+  o.v1 = shfl_xor(t.v1, m);
+  o.v2 = shfl_xor(t.v2, m);
+  return o;
+}
+
+/* int4r tile: as int4's, [payload: 512 lanes x 32 bits][headers: 128 x 16
+ * bits]; lane l of a block holds word l of its payload. Every lane runs every
+ * step (shuffles need the whole warp), whatever its block's mode. */
+struct Int4RCodec {
+  struct Word {
+    uint32_t p;
+    uint16_t h;
+  };
+  static constexpr uint32_t kTileBytes = IntCodec<4>::kTileBytes;
   ARC_D static void encode(const float *x, int lane, Word &o) {
-    float u[ARC_LANE];
-    for (int i = 0; i < ARC_LANE; i++) u[i] = x[i];
-    rot_flip(u, lane);
-    fwht_block(u, lane);
-    scale_all(u, 0.125f);
-    Base::encode(u, lane, o);
-  }
-  ARC_D static void decode(const Word &o, int lane, float *y) {
-    Base::decode(o, lane, y);
+    float y[ARC_LANE];
+    const IntStats st = group_stats(int_stats(x));
+    /* mode 0: plain */
+    float s0;
+    const uint16_t h0 = int4r_scale(signed_max(st), &s0);
+    const uint32_t c0 = (uint32_t)int_codes<4>(x, s0);
+    int_decode<4>(c0, s0, y);
+    const float e0 = group_err(sq_err_lane(x, y));
+    /* mode 1: rotated */
+    float w[ARC_LANE];
+    for (int i = 0; i < ARC_LANE; i++) w[i] = x[i];
+    rot_flip(w, lane);
+    fwht_block(w, lane);
+    scale_all(w, 0.125f);
+    const IntStats sw = group_stats(int_stats(w));
+    float s1;
+    const uint16_t h1 = int4r_scale(signed_max(sw), &s1);
+    const uint32_t c1 = (uint32_t)int_codes<4>(w, s1);
+    int_decode<4>(c1, s1, y);
     fwht_block(y, lane);
     scale_all(y, 0.25f);
     rot_flip(y, lane);
+    float e1 = group_err(sq_err_lane(x, y));
+    if (sw.bad) e1 = bits_f32(0x7FC00000u); /* the rotation overflowed: never chosen */
+    /* mode 2: split */
+    Top2 tp = top2_lane(x, lane);
+    tp = top2_merge(tp, shfl_top2(tp, 1));
+    tp = top2_merge(tp, shfl_top2(tp, 2));
+    const int k1 = key_index(tp.k1), k2 = key_index(tp.k2);
+    const uint16_t x1 = trunc_mode(f16c(tp.v1)), v2 = f16c(tp.v2);
+    const IntStats rs = group_stats(rest_stats(x, lane, k1, k2));
+    float s2;
+    const uint32_t h8 = split_scale(signed_max(rs), &s2);
+    uint64_t lo, hi;
+    split_lane(x, lane, k1, k2, s2, x1, v2, &lo, &hi, y);
+    const float e2 = group_err(sq_err_lane(x, y));
+    lo |= shfl_xor64(lo, 1);
+    lo |= shfl_xor64(lo, 2);
+    hi |= shfl_xor64(hi, 1);
+    hi |= shfl_xor64(hi, 2);
+    lo |= split_fields(k1, k2, v2, h8);
+    const uint32_t c2 = (uint32_t)((lane & 2 ? hi : lo) >> (32 * (lane & 1)));
+    /* the least error wins; ties keep the lower mode, NaN never wins */
+    int best = 0;
+    float eb = e0;
+    if (e1 < eb) {
+      best = 1;
+      eb = e1;
+    }
+    if (e2 < eb) best = 2;
+    if (st.bad) {
+      o.h = 0x7E00;
+      o.p = ARC_NAN_WORD;
+    } else {
+      o.h = best == 0 ? h0 : best == 1 ? (uint16_t)(h1 | 1u) : (uint16_t)(x1 | 2u);
+      o.p = best == 0 ? c0 : best == 1 ? c1 : c2;
+    }
   }
-  ARC_D static void store(char *tile, int t, const Word &o) { Base::store(tile, t, o); }
-  ARC_D static void load(const char *tile, int t, Word &o) { Base::load(tile, t, o); }
+  ARC_D static void decode(const Word &o, int lane, float *y) {
+    const int mode = o.h & 3;
+    const float s = f16_to_f32(trunc_mode(o.h));
+    float yr[ARC_LANE], ys[ARC_LANE];
+    int_decode<4>(o.p, s, y);
+    for (int i = 0; i < ARC_LANE; i++) yr[i] = y[i];
+    fwht_block(yr, lane);
+    scale_all(yr, 0.25f);
+    rot_flip(yr, lane);
+    /* mode 2 needs the whole payload: word k is lane k's */
+    uint32_t q[4];
+    q[0] = o.p;
+    q[1] = shfl_xor(o.p, 1);
+    q[2] = shfl_xor(o.p, 2);
+    q[3] = shfl_xor(o.p, 3);
+    uint32_t wk[4];
+    for (int k = 0; k < 4; k++) {
+      int m = lane ^ k;
+      wk[k] = m == 0 ? q[0] : m == 1 ? q[1] : m == 2 ? q[2] : q[3];
+    }
+    split_decode_lane(o.h, (uint64_t)wk[0] | ((uint64_t)wk[1] << 32), (uint64_t)wk[2] | ((uint64_t)wk[3] << 32), lane,
+                      ys);
+    for (int i = 0; i < ARC_LANE; i++)
+      y[i] = mode == 0 ? y[i] : mode == 1 ? yr[i] : mode == 2 ? ys[i] : bits_f32(0x7FC00000u);
+  }
+  ARC_D static void store(char *tile, int t, const Word &o) {
+    ((uint32_t *)tile)[t] = o.p;
+    if ((t & 3) == 0) ((uint16_t *)(tile + ARC_THREADS * 4))[t >> 2] = o.h;
+  }
+  ARC_D static void load(const char *tile, int t, Word &o) {
+    o.p = ldx4(tile + (size_t)t * 4);
+    o.h = ldx2(tile + ARC_THREADS * 4 + (size_t)(t >> 2) * 2);
+  }
 };
 
 /* fp8 tile: [e4m3 codes: 512 lanes x 8][f32 scales: 128 blocks]. */
@@ -578,7 +682,7 @@ gpuError_t dispatch_codec(int codec, bool cast, const KernelArgs &a, int blocks,
   case ARC_CODEC_INT4:
     return Launch<DT, IntCodec<4> >::run(a, blocks, s);
   case ARC_CODEC_INT4R:
-    return Launch<DT, RotCodec>::run(a, blocks, s);
+    return Launch<DT, Int4RCodec>::run(a, blocks, s);
   case ARC_CODEC_FP8:
     return Launch<DT, Fp8Codec>::run(a, blocks, s);
   }
