@@ -48,7 +48,7 @@ func New(name string, io num.DType, cast bool) (Codec, error) {
 	case "int4":
 		return int4Codec, nil
 	case "int4r":
-		return rotated{}, nil
+		return int4r{}, nil
 	case "fp8":
 		return fp8Codec{}, nil
 	}

@@ -59,6 +59,21 @@ func (c intCodec) EncodeBlock(dst []byte, src *[BlockSize]float32) {
 // largest magnitude divided by -B, +0 for a block of zeros, NaN when a value
 // is not finite.
 func (c intCodec) scale(src *[BlockSize]float32) (uint16, float32) {
+	m, ok := signedMax(src)
+	if !ok {
+		return f16NaN, num.F16ToF32(f16NaN)
+	}
+	s16 := f16c(m / -float32(c.bias()))
+	s := num.F16ToF32(s16)
+	if s == 0 {
+		return 0, 0 // +0 whatever the sign of m, so zeros decode to +0
+	}
+	return s16, s
+}
+
+// signedMax returns the block's signed value of largest magnitude (a tie
+// picks the negative one), and false if a value is NaN or ±Inf.
+func signedMax(src *[BlockSize]float32) (m float32, finite bool) {
 	// Reduce in the integer domain, where max and min compile to
 	// conditional moves: ordered(b) sorts like the float (with -0 < +0,
 	// which is harmless as a zero scale is stored as +0).
@@ -71,21 +86,18 @@ func (c intCodec) scale(src *[BlockSize]float32) (uint16, float32) {
 		hi, lo = max(hi, k), min(lo, k)
 	}
 	if nonFinite != 0 {
-		return f16NaN, num.F16ToF32(f16NaN)
+		return 0, false
 	}
 	mx, mn := unordered(hi), unordered(lo)
-	m := mn // a tie in magnitude picks the negative value
 	if mx > -mn {
-		m = mx
+		return mx, true
 	}
-	q := min(max(m/-float32(c.bias()), -num.F16Max), num.F16Max)
-	s16 := num.F16FromF32(q)
-	s := num.F16ToF32(s16)
-	if s == 0 {
-		return 0, 0 // +0 whatever the sign of m, so zeros decode to +0
-	}
-	return s16, s
+	return mn, true
 }
+
+// f16c is the f16 of v rounded to nearest even and clamped to ±65504 (never
+// Inf); v is finite.
+func f16c(v float32) uint16 { return num.F16FromF32(min(max(v, -num.F16Max), num.F16Max)) }
 
 func (c intCodec) DecodeBlock(dst *[BlockSize]float32, src []byte) {
 	s := num.F16ToF32(binary.LittleEndian.Uint16(src))
