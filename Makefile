@@ -102,7 +102,7 @@ device-bin:
 device-test: build/libarc_gpu.so
 	@log=$${OUT:-$(CURDIR)/build}/device-test.log; mkdir -p $$(dirname $$log); \
 	cd runtime/gpu/gputest && ARC_GPU_LIB=$(CURDIR)/build/libarc_gpu.so ARC_TIMEOUT_MS=$${ARC_TIMEOUT_MS:-10000} \
-		$(CURDIR)/.devbin/gputest.test -test.v -test.timeout 9m >$$log 2>&1; rc=$$?; \
+		$(CURDIR)/.devbin/gputest.test -test.v -test.timeout $${GPUTEST_TIMEOUT:-9m} >$$log 2>&1; rc=$$?; \
 	grep -E '^(--- FAIL|FAIL|ok|PASS)|_test.go:' $$log | head -60; \
 	echo "device-test: $$(grep -c -- '--- PASS' $$log) passed, $$(grep -c -- '--- FAIL' $$log) failed, $$(grep -c -- '--- SKIP' $$log) skipped (log: $$log)"; \
 	exit $$rc

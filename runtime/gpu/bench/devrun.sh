@@ -34,16 +34,16 @@ echo "devrun: build $((SECONDS - t0)) s"
 
 if [ "$what" != bench ]; then
   t0=$SECONDS
-  ARC_TIMEOUT_MS=3000 make --no-print-directory device-test
+  ARC_TIMEOUT_MS=3000 GPUTEST_TIMEOUT=270s make --no-print-directory device-test
   echo "devrun: tests $((SECONDS - t0)) s"
 fi
 
 if [ "$what" != test ] && [ -x build/kbench ]; then
   t0=$SECONDS
-  timeout 200 build/kbench >"$OUT/kbench_peer.csv" 2>"$OUT/kbench_peer.err"
+  timeout 120 build/kbench >"$OUT/kbench_peer.csv" 2>"$OUT/kbench_peer.err"
   echo "devrun: kbench peer rc=$? $((SECONDS - t0)) s"
   t0=$SECONDS
-  NCCL_P2P_DISABLE=1 timeout 150 build/kbench --link host --min 1M --reps 5 >"$OUT/kbench_host.csv" 2>"$OUT/kbench_host.err"
+  NCCL_P2P_DISABLE=1 timeout 90 build/kbench --link host --min 1M --reps 5 >"$OUT/kbench_host.csv" 2>"$OUT/kbench_host.err"
   echo "devrun: kbench host rc=$? $((SECONDS - t0)) s"
   # Summary: time (us) of NCCL and arc's speedup over it, f16, a few sizes.
   for f in "$OUT/kbench_peer.csv" "$OUT/kbench_host.csv"; do
