@@ -262,3 +262,7 @@ func Quote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// Newline is the line break of the line op starts on, for passes that write
+// several lines in its place.
+func (m *Module) Newline(op *Op) string { return m.newline(int(op.Start)) }

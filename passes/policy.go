@@ -161,7 +161,7 @@ func Decide(t Target, opts Options, row Row) (Decision, error) {
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].est < cands[j].est })
 	best := cands[0]
 	if best.est >= nativeUS && !forced {
-		native.Reason = fmt.Sprintf("native is faster: %.1f us vs %.1f us for arc's best (%s)", nativeUS, best.est, best.key())
+		native.Reason = fmt.Sprintf("native is faster: %.1f us vs %.1f us for arc's best (%s)", nativeUS, best.est, describe(t, best))
 		return native, nil
 	}
 	d := Decision{
@@ -172,7 +172,7 @@ func Decide(t Target, opts Options, row Row) (Decision, error) {
 	if forced {
 		d.Reason = fmt.Sprintf("forced by --force; est %.1f us vs native %.1f us", best.est, nativeUS)
 	} else {
-		d.Reason = fmt.Sprintf("%s: est %.1f us vs native %.1f us (%.1fx)", best.key(), best.est, nativeUS, nativeUS/best.est)
+		d.Reason = fmt.Sprintf("%s: est %.1f us vs native %.1f us (%.1fx)", describe(t, best), best.est, nativeUS, nativeUS/best.est)
 	}
 	return d, nil
 }
@@ -294,6 +294,19 @@ func candidates(t Target, opts Options, world int, extra string) []candidate {
 		}
 	}
 	return out
+}
+
+// describe names a candidate for a person: the lowering word, its codec, and
+// the kernel when the word does not say it ("lowprec fp8 (hier)").
+func describe(t Target, c candidate) string {
+	s := loweringWord(t, c)
+	if c.algo != "oneshot" {
+		s += " " + c.codec
+	}
+	if c.algo == "hier" {
+		s += " (hier)"
+	}
+	return s
 }
 
 // loweringWord names a kernel choice the way reports and --force do.

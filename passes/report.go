@@ -169,61 +169,73 @@ func compactNumberLists(data []byte) []byte {
 	return out
 }
 
-// WriteTable writes the report as a table a person can read.
+// WriteTable writes the report as a table a person can read. A module no
+// pass has decided yet gets the shape columns only, and a hint.
 func (r *Report) WriteTable(w io.Writer) error {
 	name := r.Module
 	if name == "" {
 		name = "(unnamed)"
 	}
-	target := r.Target
 	if r.Target == "" {
 		fmt.Fprintf(w, "module %s: %d collective operand(s)\n", name, len(r.Collectives))
 	} else {
-		fmt.Fprintf(w, "module %s, target %s: %d collective operand(s)\n", name, target, len(r.Collectives))
+		fmt.Fprintf(w, "module %s, target %s: %d collective operand(s)\n", name, r.Target, len(r.Collectives))
 	}
 	if len(r.Collectives) == 0 {
 		return nil
 	}
-	tw := newTable("#", "op", "line", "dtype", "shape", "bytes", "reduce", "ranks", "groups", "lowering", "codec", "est us", "why")
+	decided := false
+	for _, row := range r.Collectives {
+		decided = decided || row.Lowering != ""
+	}
+	header := []string{"#", "op", "line", "dtype", "shape", "bytes", "reduce", "ranks", "groups"}
+	if decided {
+		header = append(header, "lowering", "codec", "est us", "why")
+	}
+	tw := newTable(header...)
+	var est, native float64
 	for _, row := range r.Collectives {
 		op := row.Op
 		if row.Collective != nil && len(row.Collective.OperandTypes) > 1 {
 			op = fmt.Sprintf("%s[%d]", op, row.Operand)
 		}
-		lowering, codec, est := row.Lowering, row.Codec, "-"
-		if lowering == "" {
-			lowering = "-"
-		}
-		if codec == "" {
-			codec = "-"
-		}
-		if row.EstUS > 0 {
-			est = fmt.Sprintf("%.1f", row.EstUS)
-			if row.NativeUS > 0 && row.Lowering != "native" {
-				est += fmt.Sprintf(" (native %.1f)", row.NativeUS)
-			}
-		}
 		reduce := row.Reduction
 		if reduce == "" {
 			reduce = "-"
 		}
-		tw.add(fmt.Sprint(row.Index), op, fmt.Sprint(row.Line), row.DType, shapeString(row.Shape),
-			HumanBytes(row.Bytes), reduce, fmt.Sprint(row.GroupSize), groupsString(row.Groups), lowering, codec, est, row.Reason)
+		cells := []string{fmt.Sprint(row.Index), op, fmt.Sprint(row.Line), row.DType, shapeString(row.Shape),
+			HumanBytes(row.Bytes), reduce, fmt.Sprint(row.GroupSize), groupsString(row.Groups)}
+		if decided {
+			lowering, codec, e := row.Lowering, row.Codec, "-"
+			if lowering == "" {
+				lowering = "-"
+			}
+			if codec == "" {
+				codec = "-"
+			}
+			if row.EstUS > 0 {
+				e = fmt.Sprintf("%.1f", row.EstUS)
+				if row.NativeUS > 0 && row.Lowering != "native" {
+					e += fmt.Sprintf(" (native %.1f)", row.NativeUS)
+				}
+				if row.NativeUS > 0 {
+					est, native = est+row.EstUS, native+row.NativeUS
+				}
+			}
+			cells = append(cells, lowering, codec, e, row.Reason)
+		}
+		tw.add(cells...)
 	}
 	tw.write(w)
-	var used []string
-	for _, row := range r.Collectives {
-		if _, ok := loweringMeaning[row.Lowering]; ok && !contains(used, row.Lowering) {
-			used = append(used, row.Lowering)
-		}
+	if !decided {
+		fmt.Fprintln(w, "\nno lowering chosen yet: `arc compile --target TARGET --explain` shows what arc would do")
+		return nil
 	}
-	if len(used) > 0 {
-		sort.Strings(used)
-		fmt.Fprintln(w, "\nlowerings:")
-		for _, l := range used {
-			fmt.Fprintf(w, "  %-11s %s\n", l, loweringMeaning[l])
-		}
+	if native > 0 {
+		fmt.Fprintf(w, "\nall collectives with an estimate: %.1f us with arc, %.1f us native (%.2fx)\n", est, native, native/est)
 	}
+	writeLegend(w, "lowerings", r.Collectives, func(row Row) string { return row.Lowering }, loweringMeaning)
+	writeLegend(w, "codecs", r.Collectives, func(row Row) string { return row.Codec }, codecMeaning)
 	if len(r.Env) > 0 {
 		keys := make([]string, 0, len(r.Env))
 		for k := range r.Env {
@@ -236,6 +248,24 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// writeLegend explains, one line each, the words of one column that a table uses.
+func writeLegend(w io.Writer, title string, rows []Row, word func(Row) string, meaning map[string]string) {
+	var used []string
+	for _, row := range rows {
+		if _, ok := meaning[word(row)]; ok && !contains(used, word(row)) {
+			used = append(used, word(row))
+		}
+	}
+	if len(used) == 0 {
+		return
+	}
+	sort.Strings(used)
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, u := range used {
+		fmt.Fprintf(w, "  %-11s %s\n", u, meaning[u])
+	}
 }
 
 func shapeString(s []int64) string {
@@ -329,6 +359,16 @@ func MarkNative(ed *ir.Editor, op *ir.Op, rows []*Row) error {
 		}
 	}
 	return ed.SetAttrs(op, []string{"arc.lowering", "arc.reason"}, []string{ir.Quote("native"), ir.Quote(strings.Join(reasons, "; "))})
+}
+
+// codecMeaning explains each codec in one line, for tables.
+var codecMeaning = map[string]string{
+	"fp":    "values travel in their own type: exact apart from the order of the additions",
+	"int8":  "8-bit codes, one fp16 scale per 32 values (8.5 bits a value on the wire)",
+	"int6":  "6-bit codes, one fp16 scale per 32 values (6.5 bits a value)",
+	"int4":  "4-bit codes, one fp16 scale per 32 values (4.5 bits a value)",
+	"int4r": "arc's robust 4-bit codec: per 32 values the best of plain, rotated and outlier-split codes (4.5 bits)",
+	"fp8":   "FP8 e4m3 codes, one fp32 scale per 32 values (9 bits a value)",
 }
 
 // loweringMeaning explains each lowering word in one line, for tables.

@@ -138,7 +138,7 @@ func TestInspectTable(t *testing.T) {
 	_, out, _ = runArc(t, "", "inspect", in)
 	var kinds []string
 	for _, l := range strings.Split(out, "\n")[2:] {
-		if f := strings.Fields(l); len(f) > 7 { // "32 B" takes two fields
+		if f := strings.Fields(l); len(f) > 7 && f[0][0] >= '0' && f[0][0] <= '9' { // "32 B" takes two fields
 			kinds = append(kinds, f[1]+" "+f[7])
 		}
 	}

@@ -174,7 +174,7 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 		pieces = append(pieces, strings.Join(names, ", ")+" = "+text)
 		l.remainders = append(l.remainders, native)
 	}
-	ed.Replace(op, strings.Join(pieces, "\n"+m.Indent(op)))
+	ed.Replace(op, strings.Join(pieces, m.Newline(op)+m.Indent(op)))
 	return nil
 }
 

@@ -9,7 +9,7 @@ module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_repli
       %3 = stablehlo.compare  LT, %iterArg, %arg1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
       stablehlo.return %3 : tensor<i1>
     } do {
-      %3 = "stablehlo.custom_call"(%iterArg_0) {api_version = 4 : i32, arc.est_us = 31.3 : f64, arc.lowering = "twoshot", arc.native_us = 62.6 : f64, arc.reason = "twoshot:fp: est 31.3 us vs native 62.6 us (2.0x)", backend_config = {algo = "twoshot", cast = 0 : i64, codec = "fp", groups = array<i64: 0, 1, 2, 3>, link = "host", world = 4 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
+      %3 = "stablehlo.custom_call"(%iterArg_0) {api_version = 4 : i32, arc.est_us = 31.3 : f64, arc.lowering = "twoshot", arc.native_us = 62.6 : f64, arc.reason = "twoshot fp: est 31.3 us vs native 62.6 us (2.0x)", backend_config = {algo = "twoshot", cast = 0 : i64, codec = "fp", groups = array<i64: 0, 1, 2, 3>, link = "host", world = 4 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
       %4 = func.call @scale(%3) : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
       %c_1 = stablehlo.constant dense<1> : tensor<i32>
       %5 = stablehlo.add %iterArg, %c_1 : tensor<i32>
