@@ -34,9 +34,9 @@ func runAccuracy(args []string, io stdio) int {
 	algo := fs.String("algo", "", "only this algorithm: "+strings.Join(collective.Algos(), ", "))
 	world := fs.Int("world", 0, "only this world size")
 	dtype := fs.String("dtype", "", "only this I/O type: f16, bf16 or f32 (default f16 and bf16)")
-	elems := fs.Int("elems", 1<<16, "values per rank")
+	elems := fs.Int("elems", accuracy.DefaultElems, "values per rank")
 	dist := fs.String("dist", "", "only these inputs: "+strings.Join(accuracy.Dists(), ", "))
-	seed := fs.Uint64("seed", 1, "input generator seed")
+	seed := fs.Uint64("seed", accuracy.DefaultSeed, "input generator seed")
 	cast := fs.Bool("cast", false, "bf16 travels as f16 under the fp codec (ROCm's default)")
 	asJSON := fs.Bool("json", false, "print every measurement as JSON")
 	fs.Usage = func() {

@@ -1,7 +1,6 @@
 package accuracy
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -93,52 +92,46 @@ func TestRanksAgree(t *testing.T) {
 	}
 }
 
-// TestRotationOnOutlierBlocks measures, in the blocks that hold an outlier
-// channel, int4r's L2 error over int4's as the outlier gain grows, and
-// asserts issue 4's "at most half" where a 32-value rotation can give it:
-// gains up to 30. Run with -v for the whole sweep; docs/ACCURACY.md
-// explains why the ratio grows with the gain.
-func TestRotationOnOutlierBlocks(t *testing.T) {
-	for _, gain := range []float64{20, 30, 40, 60, 80, 100} {
-		ch := newChannels(1)
-		inOutlierBlock := make([]bool, hidden)
-		for c := range ch.gain {
-			if ch.gain[c] != 1 {
-				ch.gain[c] = gain
-				for k := c &^ 31; k < c&^31+32; k++ {
-					inOutlierBlock[k] = true
-				}
-			}
-		}
-		line := ""
-		for _, w := range collective.Worlds("twoshot") {
-			inputs := make([][]byte, w)
-			for r := range inputs {
-				v := make([]float32, testElems)
-				outliers(newSource(uint64(r)+100), ch, r, v)
-				inputs[r] = num.Narrow(num.BF16, v)
-			}
-			exact := Exact(num.BF16, inputs)
-			errorInOutlierBlocks := func(codec string) float64 {
-				outs, err := collective.Run(collective.Spec{Algo: "twoshot", Codec: codec, DType: num.BF16, World: w}, inputs)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var e float64
-				for i, y := range num.Widen(num.BF16, outs[0]) {
-					if inOutlierBlock[i%hidden] {
-						e += (float64(y) - exact[i]) * (float64(y) - exact[i])
+// TestInt4rHalvesInt4OnOutliers is issue 4's acceptance line: on outliers
+// inputs int4r's relative L2 error is at most half of int4's at the same
+// bytes per value, in twoshot at every world size, for f16 and bf16, on the
+// inputs of docs/ACCURACY.md's table. On gaussian and llm inputs int4r must
+// not be worse than int4; nor anywhere under hier, whose third quantization
+// step leaves int4r at about half of int4 on outliers (docs/ACCURACY.md).
+func TestInt4rHalvesInt4OnOutliers(t *testing.T) {
+	var configs []Config
+	for _, dt := range []num.DType{num.F16, num.BF16} {
+		for _, algo := range []string{"twoshot", "hier"} {
+			for _, w := range collective.Worlds(algo) {
+				for _, dist := range Dists() {
+					for _, c := range []string{"int4", "int4r"} {
+						s := collective.Spec{Algo: algo, Codec: c, DType: dt, World: w}
+						configs = append(configs, Config{s, dist, DefaultElems, DefaultSeed})
 					}
 				}
-				return math.Sqrt(e)
-			}
-			ratio := errorInOutlierBlocks("int4r") / errorInOutlierBlocks("int4")
-			line += fmt.Sprintf("  w%d %.2f", w, ratio)
-			if gain <= 30 && ratio > 0.5 {
-				t.Errorf("gain %g, world %d: int4r's error is %.2f of int4's, want <= 0.5", gain, w, ratio)
 			}
 		}
-		t.Logf("gain %3g: int4r/int4 error in outlier blocks:%s", gain, line)
+	}
+	results, err := MeasureAll(configs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(configs); i += 2 {
+		c, plain, rotated := configs[i+1], results[i], results[i+1]
+		if plain.BitsPerValue != rotated.BitsPerValue || !plain.RanksAgree || !rotated.RanksAgree {
+			t.Errorf("%v on %s: bits %g and %g, ranks agree %v and %v", c.Spec, c.Dist,
+				plain.BitsPerValue, rotated.BitsPerValue, plain.RanksAgree, rotated.RanksAgree)
+		}
+		ratio := rotated.RelL2 / plain.RelL2
+		bound := 1.0
+		if c.Dist == "outliers" && c.Spec.Algo == "twoshot" {
+			bound = 0.5
+		}
+		t.Logf("%v on %s: int4r %.4f, int4 %.4f: %.3f of it", c.Spec, c.Dist, rotated.RelL2, plain.RelL2, ratio)
+		if !(ratio <= bound) {
+			t.Errorf("%v on %s: int4r's relative L2 error %.4f is %.3f of int4's %.4f, want at most %g",
+				c.Spec, c.Dist, rotated.RelL2, ratio, plain.RelL2, bound)
+		}
 	}
 }
 

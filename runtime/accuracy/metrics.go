@@ -57,6 +57,13 @@ func Compare(y []float32, x []float64) Metrics {
 	}
 }
 
+// The size and seed of `arc accuracy`'s inputs unless flags say otherwise:
+// docs/ACCURACY.md's table, and the acceptance tests, use them.
+const (
+	DefaultElems = 1 << 16 // values per rank
+	DefaultSeed  = 1
+)
+
 // Config is one measurement: an all-reduce on generated inputs.
 type Config struct {
 	Spec  collective.Spec
