@@ -127,11 +127,23 @@ func encodeInt4(dst *[int4rBytes]byte, v *[BlockSize]float32, m float32, mode ui
 	for i := 0; i < BlockSize; i += 2 {
 		// Clamping before rounding gives the same code, and keeps the
 		// value in roundEven's range.
-		q0 := int32(roundEven(min(max(v[i]*r, -8), 7)))
-		q1 := int32(roundEven(min(max(v[i+1]*r, -8), 7)))
+		q0 := int32(roundEven(clamp(v[i]*r, -8, 7)))
+		q1 := int32(roundEven(clamp(v[i+1]*r, -8, 7)))
 		dst[2+i/2] = uint8(q0+8) | uint8(q1+8)<<4 // code 2j low nibble, 2j+1 high
 		y[i], y[i+1] = float32(q0)*s, float32(q1)*s
 	}
+}
+
+// clamp limits v, which is not NaN, to [lo, hi]. Comparisons compile to
+// less than the builtin min and max, which must order -0 and NaN.
+func clamp(v, lo, hi float32) float32 {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
 }
 
 // decodeInt4 is y_i = f32(code_i - 8) * s, exact in f32.
@@ -187,7 +199,7 @@ func encodeSplit(dst *[int4rBytes]byte, x *[BlockSize]float32, y *[BlockSize]flo
 	var p [2]uint64 // lo, hi
 	p[0] = uint64(k1) | uint64(k2)<<splitK2Shift | uint64(v2)<<splitV2Shift | uint64(h8)<<splitScaleShift
 	for i, v := range rest {
-		q := int32(roundEven(min(max(v*r, -4), 3)))
+		q := int32(roundEven(clamp(v*r, -4, 3)))
 		y[i] = float32(q) * s
 		if i != k1 && i != k2 {
 			b := splitCodeBit(i, k1, k2)

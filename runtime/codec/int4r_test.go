@@ -2,7 +2,6 @@ package codec
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -765,30 +764,5 @@ func TestInt4rOnOutlierBlocks(t *testing.T) {
 		if best > 0.5 && gain >= 10 {
 			t.Errorf("gain %g: int4r's error is %.2f of int4's, want <= 0.5", gain, best)
 		}
-	}
-}
-
-func BenchmarkInt4r(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	blocks := make([][BlockSize]float32, 1024)
-	for k := range blocks {
-		for i := range blocks[k] {
-			blocks[k][i] = float32(rng.NormFloat64())
-		}
-	}
-	for _, name := range []string{"int4", "int4r"} {
-		c := mustNew(b, name, num.BF16, false)
-		enc := make([]byte, c.BlockBytes())
-		var dec [BlockSize]float32
-		b.Run(fmt.Sprintf("%s/encode+decode", name), func(b *testing.B) {
-			b.SetBytes(BlockSize * 2) // bf16 values
-			b.ReportAllocs()
-			k := 0
-			for b.Loop() {
-				c.EncodeBlock(enc, &blocks[k%len(blocks)])
-				c.DecodeBlock(&dec, enc)
-				k++
-			}
-		})
 	}
 }

@@ -74,25 +74,20 @@ func (c intCodec) scale(src *[BlockSize]float32) (uint16, float32) {
 // signedMax returns the block's signed value of largest magnitude (a tie
 // picks the negative one), and false if a value is NaN or ±Inf.
 func signedMax(src *[BlockSize]float32) (m float32, finite bool) {
-	// Reduce in the integer domain, where max and min compile to
-	// conditional moves: ordered(b) sorts like the float (with -0 < +0,
-	// which is harmless as a zero scale is stored as +0).
-	var nonFinite uint32
-	hi, lo := int32(math.MinInt32), int32(math.MaxInt32)
+	// The key b<<1 | sign orders values by magnitude, then a negative one
+	// above a positive one: its maximum is the value wanted (with zeros,
+	// -0 if there is one, which is harmless as a zero scale is stored as
+	// +0), and NaN and ±Inf have the largest keys. max on integers
+	// compiles to a conditional move.
+	var key uint32
 	for _, x := range src {
 		b := math.Float32bits(x)
-		nonFinite |= (b&0x7F800000 + 0x00800000) >> 31 // exponent all ones
-		k := ordered(b)
-		hi, lo = max(hi, k), min(lo, k)
+		key = max(key, b<<1|b>>31)
 	}
-	if nonFinite != 0 {
+	if key >= 0x7F800000<<1 {
 		return 0, false
 	}
-	mx, mn := unordered(hi), unordered(lo)
-	if mx > -mn {
-		return mx, true
-	}
-	return mn, true
+	return math.Float32frombits(key>>1 | key<<31), true
 }
 
 // f16c is the f16 of v rounded to nearest even and clamped to ±65504 (never
@@ -154,12 +149,6 @@ func roundEven(v float32) float32 {
 	const magic = 0x1.8p23
 	return float32(v+magic) - magic
 }
-
-// ordered maps float32 bits to an int32 that sorts like the float value.
-func ordered(b uint32) int32 { return int32(b) ^ (int32(b)>>31)&0x7FFFFFFF }
-
-// unordered inverts ordered.
-func unordered(k int32) float32 { return math.Float32frombits(uint32(k ^ (k>>31)&0x7FFFFFFF)) }
 
 func finite(x float32) bool { return math.Float32bits(x)&0x7F800000 != 0x7F800000 }
 

@@ -46,24 +46,26 @@ func flipSigns(u *[BlockSize]float32) {
 // and 2h run together on quadruples held in registers; the pairs and their
 // operands are the same.
 func hadamard(u *[BlockSize]float32, k float32) {
-	hadamardQuads(u, 1)            // stages 1 and 2
-	hadamardQuads(u, 4)            // stages 4 and 8
+	for i := 0; i < BlockSize; i += 4 { // stages 1 and 2 on (i, i+1, i+2, i+3)
+		q := (*[4]float32)(u[i:])
+		q[0], q[1], q[2], q[3] = butterfly4(q[0], q[1], q[2], q[3])
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 16, 17, 18, 19} { // stages 4 and 8 on (i, i+4, i+8, i+12)
+		q := (*[13]float32)(u[i:])
+		q[0], q[4], q[8], q[12] = butterfly4(q[0], q[4], q[8], q[12])
+	}
 	for i := range BlockSize / 2 { // stage 16, then the scaling
 		a, b := u[i], u[i+16]
 		u[i], u[i+16] = float32((a+b)*k), float32((a-b)*k)
 	}
 }
 
-// hadamardQuads runs stages h and 2h on the quadruples (i, i+h, i+2h, i+3h)
-// with i&h == 0 and i&2h == 0.
-func hadamardQuads(u *[BlockSize]float32, h int) {
-	for j := range BlockSize / 4 {
-		i := (j&^(h-1))<<2 | j&(h-1)
-		a, b, c, d := u[i&31], u[(i+h)&31], u[(i+2*h)&31], u[(i+3*h)&31]
-		a, b = a+b, a-b // stage h
-		c, d = c+d, c-d
-		a, c = a+c, a-c // stage 2h
-		b, d = b+d, b-d
-		u[i&31], u[(i+h)&31], u[(i+2*h)&31], u[(i+3*h)&31] = a, b, c, d
-	}
+// butterfly4 runs two consecutive stages h, 2h on (u_i, u_i+h, u_i+2h,
+// u_i+3h): first the pairs (a, b) and (c, d), then (a, c) and (b, d).
+func butterfly4(a, b, c, d float32) (float32, float32, float32, float32) {
+	a, b = a+b, a-b
+	c, d = c+d, c-d
+	a, c = a+c, a-c
+	b, d = b+d, b-d
+	return a, b, c, d
 }
