@@ -3,6 +3,7 @@ package codec
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -414,19 +415,12 @@ func TestInt4rLayoutPlain(t *testing.T) {
 	}
 }
 
-// hadamardRow is H_ij = (-1)^popcount(i&j), the transform's matrix.
-func hadamardRow(i, j int) float64 {
-	if popcount(i&j)%2 == 1 {
+// hadamardEntry is H_ij = (-1)^popcount(i&j), the transform's matrix.
+func hadamardEntry(i, j int) float64 {
+	if bits.OnesCount(uint(i&j))%2 == 1 {
 		return -1
 	}
 	return 1
-}
-
-func popcount(v int) (n int) {
-	for ; v != 0; v &= v - 1 {
-		n++
-	}
-	return n
 }
 
 // TestInt4rLayoutRotated: x = (1/4) D H q for an int4 grid q (every code,
@@ -442,7 +436,7 @@ func TestInt4rLayoutRotated(t *testing.T) {
 	for i := range x {
 		var v float64
 		for j, c := range codes {
-			v += hadamardRow(i, j) * float64(c-8)
+			v += hadamardEntry(i, j) * float64(c-8)
 		}
 		x[i] = float32(0.25 * float64(modelSign(i)) * v)
 	}
