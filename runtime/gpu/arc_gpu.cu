@@ -214,6 +214,25 @@ static int alloc_rank(arc_comm *c, int r, uint64_t xbytes, uint64_t nflags) {
   return ARC_OK;
 }
 
+/* Loads every kernel on dev now. With lazy loading (CUDA's default), a
+ * kernel's first launch loads its module, and a load can wait for the
+ * device to go idle: while another rank's kernel spins there waiting for a
+ * peer whose launch is queued behind the load, that never happens. */
+static int preload(int dev) {
+  CHECK(gpuSetDevice(dev));
+  KernelArgs none;
+  memset(&none, 0, sizeof none);
+  for (int dt = ARC_F16; dt <= ARC_F32; dt++) {
+    CHECK(arc_launch_oneshot(dt, none, 0, nullptr));
+    for (int codec = ARC_CODEC_FP; codec <= ARC_CODEC_FP8; codec++)
+      for (int cast = 0; cast <= (dt == ARC_BF16 && codec == ARC_CODEC_FP); cast++) {
+        CHECK(arc_launch_twoshot(dt, codec, cast != 0, none, 0, nullptr));
+        CHECK(arc_launch_hier(dt, codec, cast != 0, none, 0, nullptr));
+      }
+  }
+  return ARC_OK;
+}
+
 static int create(arc_comm *c, const int *devices) {
   int ndev = 0;
   CHECK(gpuGetDeviceCount(&ndev));
@@ -250,6 +269,10 @@ static int create(arc_comm *c, const int *devices) {
         if (rc != ARC_OK) return rc; /* free_comm releases those taken */
         c->peers.push_back(p);
       }
+  }
+  for (int r = 0; r < c->world; r++) {
+    int rc = preload(c->dev[r]);
+    if (rc != ARC_OK) return rc;
   }
   uint64_t xbytes = 0, nflags = 0;
   plan(c, &xbytes, &nflags);

@@ -4,8 +4,7 @@
 template <int DT, class C>
 struct Hier {
   static gpuError_t run(const KernelArgs &a, int blocks, gpuStream_t s) {
-    hier_kernel<DT, C><<<blocks, ARC_THREADS, 0, s>>>(a);
-    return gpuGetLastError();
+    return launch_or_load(hier_kernel<DT, C>, a, blocks, s);
   }
 };
 

@@ -689,6 +689,18 @@ gpuError_t dispatch_codec(int codec, bool cast, const KernelArgs &a, int blocks,
   return gpuErrorInvalidValue;
 }
 
+/* Launch<DT, C>::run launches with blocks > 0; with blocks == 0 it only
+ * loads the kernel (see arc_preload in arc_gpu.cu). */
+template <class K>
+gpuError_t launch_or_load(K kernel, const KernelArgs &a, int blocks, gpuStream_t s) {
+  if (blocks == 0) {
+    gpuFuncAttributes attr;
+    return gpuFuncGetAttributes(&attr, (const void *)kernel);
+  }
+  kernel<<<blocks, ARC_THREADS, 0, s>>>(a);
+  return gpuGetLastError();
+}
+
 template <template <int, class> class Launch>
 gpuError_t dispatch(int dtype, int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s) {
   switch (dtype) {

@@ -47,6 +47,8 @@ typedef cudaError_t gpuError_t;
 typedef cudaStream_t gpuStream_t;
 typedef cudaGraph_t gpuGraph_t;
 typedef cudaGraphExec_t gpuGraphExec_t;
+typedef cudaFuncAttributes gpuFuncAttributes;
+#define gpuFuncGetAttributes cudaFuncGetAttributes
 #define gpuSuccess cudaSuccess
 #define gpuErrorInvalidValue cudaErrorInvalidValue
 #define gpuErrorPeerAccessAlreadyEnabled cudaErrorPeerAccessAlreadyEnabled
@@ -89,6 +91,8 @@ typedef hipError_t gpuError_t;
 typedef hipStream_t gpuStream_t;
 typedef hipGraph_t gpuGraph_t;
 typedef hipGraphExec_t gpuGraphExec_t;
+typedef hipFuncAttributes gpuFuncAttributes;
+#define gpuFuncGetAttributes hipFuncGetAttributes
 #define gpuSuccess hipSuccess
 #define gpuErrorInvalidValue hipErrorInvalidValue
 #define gpuErrorPeerAccessAlreadyEnabled hipErrorPeerAccessAlreadyEnabled

@@ -4,8 +4,7 @@
 template <int DT, class C>
 struct TwoShot {
   static gpuError_t run(const KernelArgs &a, int blocks, gpuStream_t s) {
-    twoshot_kernel<DT, C><<<blocks, ARC_THREADS, 0, s>>>(a);
-    return gpuGetLastError();
+    return launch_or_load(twoshot_kernel<DT, C>, a, blocks, s);
   }
 };
 

@@ -209,6 +209,14 @@ func replay(t *testing.T, g *rig, s collective.Spec, n, iters int, seed uint64) 
 		t.Cleanup(func() { GraphDestroy(d, graph) })
 	}
 	for i := range iters {
+		// One thread enqueues for every rank: if a rank's launch queue filled
+		// up, the thread would block there with a peer's next call not yet
+		// enqueued while this rank's kernel waits for it. Drain now and then.
+		if i%50 == 49 {
+			if err := g.sync(); err != nil {
+				t.Fatalf("replay %d: %v", i, err)
+			}
+		}
 		k := i % sets
 		for r, d := range g.devs {
 			st := g.streams[r]

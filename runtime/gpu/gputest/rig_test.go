@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv("ARC_TIMEOUT_MS") == "" {
 		os.Setenv("ARC_TIMEOUT_MS", "10000")
 	}
+	// The harness's own kernels (compare, fill) load at first use unless
+	// loading is eager, and a load can wait for a device where a rank spins
+	// on a peer this thread has yet to launch (libarc_gpu preloads its own).
+	os.Setenv("CUDA_MODULE_LOADING", "EAGER")
 	if libErr = Open(path); libErr == nil {
 		devices = DeviceCount()
 	}
