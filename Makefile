@@ -22,6 +22,7 @@ lint:
 FUZZTIME ?= 20s
 fuzz:
 	$(GO) test ./ir -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
 
 # ---- runtime: the PJRT proxy (issue 6; docs/RUNTIME.md) ----
 .PHONY: plugin runtime-devbin
