@@ -100,6 +100,13 @@ ARC_FN void int_decode(uint64_t w, float s, float *y) {
 
 /* ---- fp8: e4m3 codes with an f32 scale ---- */
 
+#if ARC_CUDA
+/* The hardware conversions (sm_89 and up) are the definition. */
+ARC_FN uint32_t e4m3_from_f32(float f) { return __nv_cvt_float_to_fp8(f, __NV_SATFINITE, __NV_E4M3); }
+ARC_FN float e4m3_to_f32(uint32_t c) {
+  return __half2float(__half(__nv_cvt_fp8_to_halfraw((__nv_fp8_storage_t)c, __NV_E4M3)));
+}
+#else
 /* e4m3 of f, nearest even, saturating to +-448, NaN to 0x7F. */
 ARC_FN uint32_t e4m3_from_f32(float f) {
   uint32_t b = f32_bits(f);
@@ -135,6 +142,7 @@ ARC_FN float e4m3_to_f32(uint32_t c) {
   }
   return bits_f32(sign | ((e + 120u) << 23) | (m << 20));
 }
+#endif
 
 struct Fp8Stats {
   float a;      /* largest magnitude */

@@ -11,8 +11,6 @@
 
 #include "arc_internal.h"
 
-#define ARC_TILE_ELEMS_HOST 4096 /* = ARC_TILE_ELEMS (arc_kernels.cuh) */
-#define ARC_TILE_BLOCKS_HOST 128 /* = ARC_TILE_BLOCKS */
 
 struct arc_comm {
   int world;
@@ -62,17 +60,17 @@ static uint64_t cdiv_h(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* One block's share of a region at max_bytes, in bytes: the most tiles any
  * block handles (for any element size) times the largest tile (fp codec,
- * or the raw elements of oneshot, 4096 x element bytes). parts splits the
+ * or the raw elements of oneshot, ARC_TILE_ELEMS x element bytes). parts splits the
  * codec blocks into owner chunks (0: the whole buffer, in tiles). */
 static uint64_t block_cap(size_t max_bytes, int parts, int grid) {
   uint64_t cap = 0;
   for (uint64_t es = 2; es <= 4; es += 2) {
     uint64_t n = max_bytes / es, tiles;
     if (parts == 0)
-      tiles = cdiv_h(n, ARC_TILE_ELEMS_HOST);
+      tiles = cdiv_h(n, ARC_TILE_ELEMS);
     else
-      tiles = cdiv_h(cdiv_h(cdiv_h(n, 32), parts), ARC_TILE_BLOCKS_HOST);
-    uint64_t c = cdiv_h(tiles, grid) * ARC_TILE_ELEMS_HOST * es;
+      tiles = cdiv_h(cdiv_h(cdiv_h(n, 32), parts), ARC_TILE_BLOCKS);
+    uint64_t c = cdiv_h(tiles, grid) * ARC_TILE_ELEMS * es;
     cap = c > cap ? c : cap;
   }
   return cap;
@@ -242,15 +240,15 @@ static int create(arc_comm *c, const int *devices) {
     c->dev[r] = devices[r];
   }
   /* All ranks' blocks must be resident at once (a block spins on its peers'
-   * blocks), so a device's multiprocessors are shared by its ranks, one
-   * 512-thread block each; every rank uses the same grid. */
+   * blocks), so a device's multiprocessors are shared by its ranks,
+   * ARC_BLOCKS_PER_SM blocks each; every rank uses the same grid. */
   c->grid = 1 << 20;
   for (int r = 0; r < c->world; r++) {
     int ranks = 0;
     for (int q = 0; q < c->world; q++) ranks += c->dev[q] == c->dev[r];
     int sms = 0;
     CHECK(gpuDeviceGetAttribute(&sms, gpuDevAttrMultiProcessorCount, c->dev[r]));
-    int g = sms / ranks;
+    int g = ARC_BLOCKS_PER_SM * sms / ranks;
     c->grid = g < c->grid ? g : c->grid;
   }
   if (c->grid < 1) return fail(ARC_ERR_UNSUPPORTED, "more ranks on one device than it has multiprocessors");
@@ -380,13 +378,13 @@ extern "C" int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out
   uint64_t work = 0;
   if (algo == ARC_ONESHOT) {
     a.lay = comm->one;
-    work = cdiv_h(count, ARC_TILE_ELEMS_HOST);
+    work = cdiv_h(count, ARC_TILE_ELEMS);
   } else if (algo == ARC_TWOSHOT) {
     a.lay = comm->two;
-    work = cdiv_h(cdiv_h(nb, W), ARC_TILE_BLOCKS_HOST);
+    work = cdiv_h(cdiv_h(nb, W), ARC_TILE_BLOCKS);
   } else {
     a.lay = comm->hier;
-    work = cdiv_h(cdiv_h(nb, W / 2), ARC_TILE_BLOCKS_HOST);
+    work = cdiv_h(cdiv_h(nb, W / 2), ARC_TILE_BLOCKS);
   }
   const int blocks = (int)(work < (uint64_t)comm->grid ? work : (uint64_t)comm->grid);
 

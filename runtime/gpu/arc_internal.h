@@ -7,6 +7,14 @@
 
 #define ARC_MAX_WORLD 8
 
+/* A block of ARC_THREADS threads handles tiles of one 8-element atom per
+ * thread; ARC_BLOCKS_PER_SM of them fit on a multiprocessor at once (the
+ * launch bounds cap registers so), and the grid is sized for that. */
+#define ARC_THREADS 256
+#define ARC_BLOCKS_PER_SM 2
+#define ARC_TILE_ELEMS (ARC_THREADS * 8)
+#define ARC_TILE_BLOCKS (ARC_THREADS / 4)
+
 /* Where one algorithm's regions lie in every rank's exchange memory (bytes)
  * and flags (uint32 index). Fixed for the communicator's life. A region is
  * [slot][block][cap]: slot = the sender (or half, parity), block = the kernel

@@ -1,7 +1,7 @@
 /* arc_kernels.cuh: arc's all-reduce kernels (docs/KERNELS.md explains them).
  *
- * Work unit: a tile of 512 atoms of 8 elements (4096 elements, 128 codec
- * blocks); thread t of a 512-thread block holds atom t, the 4 threads of a
+ * Work unit: a tile of ARC_THREADS atoms of 8 elements (arc_internal.h);
+ * thread t of a block holds atom t, the 4 threads of a
  * codec block are lanes 0..3 of a group. Tile j of a chunk belongs to block
  * j % gridDim.x; block b keeps its k-th tile at offset k * tile bytes of its
  * own fixed region of every exchange slot, so calls of any size reuse the
@@ -19,9 +19,6 @@
 #include "arc_codec.h"
 #include "arc_internal.h"
 
-#define ARC_THREADS 512
-#define ARC_TILE_ELEMS (ARC_THREADS * ARC_LANE)
-#define ARC_TILE_BLOCKS (ARC_THREADS / 4)
 #define ARC_UNROLL 4 /* tiles loaded before any is processed: loads in flight */
 
 ARC_FN uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -396,7 +393,7 @@ ARC_D void release(uint32_t *f, uint32_t e) {
 /* ---- oneshot: push the raw input to every peer, reduce all in rank order ---- */
 
 template <int DT>
-__global__ void __launch_bounds__(ARC_THREADS, 1) oneshot_kernel(KernelArgs a) {
+__global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) oneshot_kernel(KernelArgs a) {
   typedef Elem<DT> E;
   const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, W = a.world, me = a.rank;
   const uint32_t e = begin_epoch(a);
@@ -564,7 +561,7 @@ ARC_D typename C::Word finish_tile(const KernelArgs &a, uint64_t lo, uint64_t hi
 /* ---- twoshot: reduce-scatter and all-gather, each through the codec ---- */
 
 template <int DT, class C>
-__global__ void __launch_bounds__(ARC_THREADS, 1) twoshot_kernel(KernelArgs a) {
+__global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) twoshot_kernel(KernelArgs a) {
   const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, W = a.world, me = a.rank;
   const uint32_t e = begin_epoch(a);
   const uint64_t nb = cdiv(a.n, 32);
@@ -607,7 +604,7 @@ __global__ void __launch_bounds__(ARC_THREADS, 1) twoshot_kernel(KernelArgs a) {
  * the other half, all-gather in each half ---- */
 
 template <int DT, class C>
-__global__ void __launch_bounds__(ARC_THREADS, 1) hier_kernel(KernelArgs a) {
+__global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) hier_kernel(KernelArgs a) {
   const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, W = a.world, me = a.rank;
   const int H = W / 2, g = me / H, i = me % H, partner = (me + H) % W;
   const uint32_t e = begin_epoch(a);

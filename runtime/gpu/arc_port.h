@@ -23,6 +23,7 @@
 #elif defined(__CUDACC__)
 #define ARC_CUDA 1
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 #else
 #define ARC_HOST 1
