@@ -7,6 +7,11 @@
 // kernels' codec arithmetic (runtime/gpu/arc_codec.h) for the host and
 // compares it with runtime/codec, so it runs everywhere cgo does.
 //
+// Go's build cache hashes only this directory's files, not the headers the
+// C++ side includes from runtime/gpu: after editing arc_codec.h or
+// arc_port.h, run the CPU test with `go test -a` (or touch hostcodec.cc's
+// contents) so it compiles them again.
+//
 // On the GPU machine: `make device-bin` here builds .devbin/gputest.test,
 // `make device-test` there builds the library and runs it.
 package gputest
