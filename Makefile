@@ -31,7 +31,7 @@ PJRT_SRC := runtime/pjrt/standalone.c runtime/pjrt/proxy.c runtime/pjrt/subproce
 # plugin: the standalone PJRT proxy (plain C, no Go runtime inside), with the
 # arc binary and the bytecode converter it runs beside it.
 plugin: build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py
-	$(GO) build -o build/arc ./cmd/arc
+	$(GO) build -trimpath -ldflags='-s -w' -o build/arc ./cmd/arc
 
 build/pjrt_c_api_arc_plugin.so: $(PJRT_SRC) runtime/pjrt/*.h runtime/gpu/arc_ffi.h
 	@mkdir -p build
