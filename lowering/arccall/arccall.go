@@ -232,9 +232,14 @@ func Call(operand string, t ir.TensorType, row *passes.Row) string {
 		operand, usAttr(row.EstUS), ir.Quote(row.Lowering), usAttr(row.NativeUS), ir.Quote(row.Reason), cfg, ir.Quote(ir.ArcTarget), layout, layout, t, t)
 }
 
-// usAttr prints a time estimate as an f64 attribute.
+// usAttr prints a time estimate as an f64 attribute. MLIR reads "7" as an
+// integer, so a whole number keeps its ".0".
 func usAttr(us float64) string {
-	return strconv.FormatFloat(math.Round(us*100)/100, 'f', -1, 64) + " : f64"
+	s := strconv.FormatFloat(math.Round(us*100)/100, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s + " : f64"
 }
 
 // layoutOf is the row-major layout of a rank-n tensor: dims n-1 .. 0.

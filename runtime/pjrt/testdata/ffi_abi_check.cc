@@ -11,8 +11,8 @@
 #define SAME(arc, arc_member, xla, xla_member) \
   static_assert(offsetof(arc, arc_member) == offsetof(xla, xla_member), #xla "." #xla_member)
 
-SAME(arc_xla_extension, type, XLA_FFI_Extension_Base, type);
-SAME(arc_xla_extension, next, XLA_FFI_Extension_Base, next);
+// The extension header is checked through XLA_FFI_Metadata_Extension's
+// metadata member below: XLA renamed the header's own struct across versions.
 SAME(arc_xla_api_version, major_version, XLA_FFI_Api_Version, major_version);
 SAME(arc_xla_api_version, minor_version, XLA_FFI_Api_Version, minor_version);
 SAME(arc_xla_metadata, api_version, XLA_FFI_Metadata, api_version);
