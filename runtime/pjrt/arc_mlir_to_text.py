@@ -15,6 +15,19 @@ import sys
 
 def main() -> int:
     data = sys.stdin.buffer.read()
+    # This process only converts; it must not pick up the client's platform choice.
+    os.environ.pop("JAX_PLATFORMS", None)
+    debug = os.environ.get("ARC_MLIR_DEBUGINFO") == "1"
+    errors = []
+    if not debug:
+        try:  # JAX's public API: a portable artifact in, StableHLO text out
+            import jax.extend.mlir as jex_mlir
+
+            text = jex_mlir.deserialize_portable_artifact(data)
+            sys.stdout.write(text if isinstance(text, str) else text.decode())
+            return 0
+        except Exception as e:  # fall through to the MLIR bindings
+            errors.append(f"jax.extend.mlir: {e!r}")
     from jax._src.interpreters import mlir as jax_mlir  # registers JAX's dialects, Shardy included
     from jax._src.lib.mlir import ir
     from jax._src.lib.mlir.dialects import stablehlo
@@ -22,9 +35,14 @@ def main() -> int:
     with jax_mlir.make_ir_context() as ctx:
         try:
             module = stablehlo.deserialize_portable_artifact(ctx, data)
-        except Exception:  # plain MLIR bytecode, not a portable artifact
-            module = ir.Module.parse(data)
-        debug = os.environ.get("ARC_MLIR_DEBUGINFO") == "1"
+        except Exception as e:  # plain MLIR bytecode, not a portable artifact
+            errors.append(f"stablehlo.deserialize_portable_artifact: {e!r}")
+            try:
+                module = ir.Module.parse(data)
+            except Exception as e2:
+                errors.append(f"ir.Module.parse: {e2!r}")
+                sys.stderr.write("; ".join(errors) + "\n")
+                return 1
         sys.stdout.write(module.operation.get_asm(enable_debug_info=debug))
     return 0
 
