@@ -11,8 +11,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/arcpass/arc/runtime/accuracy"
 	"github.com/arcpass/arc/runtime/codec"
 	"github.com/arcpass/arc/runtime/collective"
@@ -28,8 +26,7 @@ func init() {
 const maxAccuracyElems = 1 << 24
 
 func runAccuracy(args []string, io stdio) int {
-	fs := pflag.NewFlagSet("accuracy", pflag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs := newFlags("accuracy", io)
 	codecName := fs.String("codec", "", "only this codec: "+strings.Join(codec.Names(), ", ")+", or none (oneshot)")
 	algo := fs.String("algo", "", "only this algorithm: "+strings.Join(collective.Algos(), ", "))
 	world := fs.Int("world", 0, "only this world size")
@@ -45,12 +42,8 @@ func runAccuracy(args []string, io stdio) int {
 		fmt.Fprintln(io.err, "compares every rank's output with the exact sum. Without flags: the table of docs/ACCURACY.md.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(io.err, "arc accuracy: %v\n", err)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, io); !ok {
+		return code
 	}
 	if fs.NArg() != 0 {
 		fmt.Fprintln(io.err, "arc accuracy: takes no arguments")

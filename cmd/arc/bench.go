@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -21,8 +20,7 @@ func init() {
 }
 
 func runBench(args []string, io stdio) int {
-	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs := newFlags("bench", io)
 	var f sweepFlags
 	f.add(fs, bench.Lowerings)
 	var csvPath, plotPath string
@@ -49,12 +47,8 @@ ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN).
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(io.err, "arc bench: %v\n", err) // pflag prints nothing under ContinueOnError
-		return exitUsage
+	if code, ok := parseFlags(fs, args, io); !ok {
+		return code
 	}
 	if fs.NArg() != 0 {
 		fmt.Fprintf(io.err, "arc bench: unexpected argument %q\n", fs.Arg(0))

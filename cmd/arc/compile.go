@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/passes"
 )
@@ -17,8 +15,7 @@ func init() {
 }
 
 func runCompile(args []string, io stdio) int {
-	fs := pflag.NewFlagSet("compile", pflag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs := newFlags("compile", io)
 	var opt arc.Options
 	var out, report string
 	var explain bool
@@ -40,12 +37,8 @@ func runCompile(args []string, io stdio) int {
 		fmt.Fprintln(io.err, "\nLowers every all-reduce of a StableHLO module for TARGET; text no pass changes is kept byte-for-byte.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(io.err, "arc compile: %v\n", err) // pflag prints nothing under ContinueOnError
-		return exitUsage
+	if code, ok := parseFlags(fs, args, io); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(io.err, "arc compile: want exactly one input FILE (or - for stdin)")

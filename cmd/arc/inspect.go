@@ -1,10 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-
-	"github.com/spf13/pflag"
 
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
@@ -15,20 +12,15 @@ func init() {
 }
 
 func runInspect(args []string, io stdio) int {
-	fs := pflag.NewFlagSet("inspect", pflag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs := newFlags("inspect", io)
 	asJSON := fs.Bool("json", false, "print the report as JSON (the schema of arc compile --report)")
 	fs.Usage = func() {
 		fmt.Fprintln(io.err, "usage: arc inspect [--json] FILE|-")
 		fmt.Fprintln(io.err, "\nLists every collective operand of a module: its size, reduction and groups, and the lowering arc recorded if it rewrote it.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(io.err, "arc inspect: %v\n", err) // pflag prints nothing under ContinueOnError
-		return exitUsage
+	if code, ok := parseFlags(fs, args, io); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(io.err, "arc inspect: want exactly one input FILE (or - for stdin)")

@@ -3,10 +3,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+
+	"github.com/spf13/pflag"
 )
 
 // Exit codes shared by every subcommand.
@@ -69,4 +72,26 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'arc <command> --help' for a command's flags.")
+}
+
+// newFlags makes a subcommand's flag set, writing to the command's stderr.
+func newFlags(name string, io stdio) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.err)
+	return fs
+}
+
+// parseFlags parses a subcommand's flags. When ok is false the command exits
+// with code: 0 after --help, 2 on a bad flag (reported here: pflag prints
+// nothing under ContinueOnError).
+func parseFlags(fs *pflag.FlagSet, args []string, io stdio) (code int, ok bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return exitOK, true
+	case errors.Is(err, pflag.ErrHelp):
+		return exitOK, false
+	}
+	fmt.Fprintf(io.err, "arc %s: %v\n", fs.Name(), err)
+	return exitUsage, false
 }

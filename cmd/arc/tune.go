@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,8 +23,7 @@ func init() {
 }
 
 func runTune(args []string, io stdio) int {
-	fs := pflag.NewFlagSet("tune", pflag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs := newFlags("tune", io)
 	var f sweepFlags
 	f.add(fs, bench.Lowerings[:len(bench.Lowerings)-1]) // auto has no cost of its own
 	var out, from, csvPath string
@@ -45,12 +43,8 @@ runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(io.err, "arc tune: %v\n", err) // pflag prints nothing under ContinueOnError
-		return exitUsage
+	if code, ok := parseFlags(fs, args, io); !ok {
+		return code
 	}
 	if fs.NArg() != 0 {
 		fmt.Fprintf(io.err, "arc tune: unexpected argument %q\n", fs.Arg(0))
