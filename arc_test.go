@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -168,7 +169,11 @@ func decisions(r *passes.Report) []string {
 		}
 		s := fmt.Sprintf("%s %v %d %s/%s/%s/%s cast=%v %q", row.DType, row.Shape, row.GroupSize, row.Lowering, row.Codec, row.Algo, row.Link, row.Cast, row.Reason)
 		if row.Lowering != "native" {
-			s += fmt.Sprintf(" est=%.2f native=%.2f", row.EstUS, row.NativeUS)
+			// The module keeps times to 0.01 us as arccall rounds them
+			// (math.Round(us*100)/100), which %.2f alone does not match
+			// at halves: 23.165 prints 23.17 there and 23.16 here.
+			cents := func(us float64) float64 { return math.Round(us*100) / 100 }
+			s += fmt.Sprintf(" est=%.2f native=%.2f", cents(row.EstUS), cents(row.NativeUS))
 		}
 		if row.Lowering == "ring" {
 			s += fmt.Sprintf(" ring=%v hops=%d", row.Ring, row.RingMaxHops)
