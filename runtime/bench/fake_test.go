@@ -20,6 +20,9 @@ type fakeMachine struct {
 	chainErr map[Lowering]string // lowerings that do not compile
 	runErr   map[Lowering]string // lowerings whose program fails when run
 	ctrlErr  string              // the control program does not compile
+	// jitter, when set, adds jitter(pair) microseconds to every all-reduce of
+	// the chains of that pair, so repetitions differ as on a real machine.
+	jitter func(pair int) float64
 
 	mu     sync.Mutex
 	pairs  int // control runs so far: the pair counter
@@ -71,7 +74,7 @@ func (c *fakeCell) Chain(l Lowering, steps int) (Program, string, error) {
 		}
 	}
 	work := float64(steps) * c.m.model(LoweringForKey(chose), c.dtype, c.bytes)
-	return &fakeProgram{m: c.m, base: 50 + float64(c.bytes)/1e6 + work, err: c.m.runErr[l]}, chose, nil
+	return &fakeProgram{m: c.m, base: 50 + float64(c.bytes)/1e6 + work, steps: steps, err: c.m.runErr[l]}, chose, nil
 }
 
 func (m *fakeMachine) count(n *int) {
@@ -84,6 +87,7 @@ type fakeProgram struct {
 	m       *fakeMachine
 	control bool
 	base    float64 // microseconds before the pair's overhead
+	steps   int     // all-reduces in a chain (0 for the control)
 	err     string
 }
 
@@ -94,6 +98,9 @@ func (p *fakeProgram) Run() (time.Duration, error) {
 	p.m.mu.Lock()
 	defer p.m.mu.Unlock()
 	overhead := 100 + 37*float64(p.m.pairs%7)
+	if p.m.jitter != nil {
+		overhead += float64(p.steps) * p.m.jitter(p.m.pairs)
+	}
 	if p.control {
 		p.m.pairs++
 	}

@@ -175,7 +175,7 @@ func measure(r *Result, chain, control Program, plan Plan) error {
 		chainUS[i], controlUS[i] = us(c), us(k)
 		samples[i] = (us(c) - us(k)) / float64(plan.Chain)
 	}
-	r.US, r.P25, r.P75 = quartiles(samples)
+	r.P25, r.US, r.P75 = quartiles(samples)
 	_, r.ChainUS, _ = quartiles(chainUS)
 	_, r.ControlUS, _ = quartiles(controlUS)
 	return nil

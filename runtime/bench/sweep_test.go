@@ -71,6 +71,22 @@ func TestSweepRecoversModel(t *testing.T) {
 	}
 }
 
+// TestSweepReportsTheMedian: when repetitions differ, the time reported is
+// their median and the quartiles bracket it.
+func TestSweepReportsTheMedian(t *testing.T) {
+	// Repetition i adds i%5 us per all-reduce: 9 repetitions give 0,1,2,3,4,0,1,2,3.
+	m := &fakeMachine{world: 2, model: testModel, jitter: func(pair int) float64 { return float64(pair % 5) }}
+	plan := Plan{Sizes: []int64{1 << 20}, DTypes: []string{"f16"}, Lowerings: []Lowering{"oneshot"}, Chain: 10, Reps: 9, Warmup: 0, Jobs: 1}
+	rs := Sweep(m, plan, "peer", &recordingProgress{}, nil)
+	if len(rs) != 1 || !rs[0].OK() {
+		t.Fatalf("%+v", rs)
+	}
+	r, base := rs[0], testModel("oneshot", "f16", 1<<20)
+	if math.Abs(r.US-(base+2)) > 1e-3 || math.Abs(r.P25-(base+1)) > 1e-3 || math.Abs(r.P75-(base+3)) > 1e-3 {
+		t.Errorf("us %.3f, p25 %.3f, p75 %.3f; want median %.3f between %.3f and %.3f", r.US, r.P25, r.P75, base+2, base+1, base+3)
+	}
+}
+
 // TestSweepFailures: a failure costs only the measurements it touches.
 func TestSweepFailures(t *testing.T) {
 	m := &fakeMachine{world: 2, model: testModel,
