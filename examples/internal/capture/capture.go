@@ -23,6 +23,8 @@ import (
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/xla"
 	"github.com/gomlx/gomlx/pkg/core/graph"
+
+	"github.com/arcpass/arc/examples/internal/panics"
 )
 
 // pluginName looks like an absolute path so that gomlx takes the registered
@@ -62,13 +64,13 @@ func Compile(g *graph.Graph, outputs ...*graph.Node) (string, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	drop()
-	err := catch(func() { g.Compile(outputs...) })
+	err := panics.Catch(func() { g.Compile(outputs...) })
 	program, ok := take()
 	switch {
 	case ok:
 		return program, nil
 	case err != nil:
-		return "", err
+		return "", fmt.Errorf("capture: %s", strings.TrimSpace(err.Error()))
 	}
 	return "", errors.New("capture: the graph compiled without reaching the capture plugin; was it built on a capture backend?")
 }
@@ -84,19 +86,3 @@ func take() (string, bool) {
 }
 
 func drop() { take() }
-
-// catch turns gomlx's panics into errors.
-func catch(fn func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(error); ok {
-				err = e
-			} else {
-				err = fmt.Errorf("%v", r)
-			}
-			err = fmt.Errorf("capture: %s", strings.TrimSpace(err.Error()))
-		}
-	}()
-	fn()
-	return nil
-}

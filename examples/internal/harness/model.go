@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/graph"
 
 	"github.com/arcpass/arc/examples/internal/megatron"
+	"github.com/arcpass/arc/examples/internal/panics"
 )
 
 // Spec is how a model is laid out: tp ranks, one element type.
@@ -70,7 +71,7 @@ func Program(backend backends.Backend, m Model, s Spec, name string, reduce mega
 		reduce = megatron.Skip // the sum over one rank is its partial product
 	}
 	var outs []Output
-	err := catch(func() {
+	err := panics.Catch(func() {
 		w, err := megatron.Params(g, m.Tensors(s), s.TP)
 		if err != nil {
 			panic(err)
@@ -89,19 +90,4 @@ func nodes(outs []Output) []*graph.Node {
 		ns[i] = o.Node
 	}
 	return ns
-}
-
-// catch turns gomlx's panics into errors.
-func catch(fn func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(error); ok {
-				err = e
-			} else {
-				err = fmt.Errorf("%v", r)
-			}
-		}
-	}()
-	fn()
-	return nil
 }

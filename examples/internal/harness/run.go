@@ -19,6 +19,7 @@ import (
 
 	"github.com/arcpass/arc/examples/internal/capture"
 	"github.com/arcpass/arc/examples/internal/megatron"
+	"github.com/arcpass/arc/examples/internal/panics"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/runtime/arcgomlx"
@@ -181,7 +182,7 @@ func (r *runner) compile(label string, b backends.Backend, name string, reduce m
 	start := time.Now()
 	g, outs, err := Program(b, r.model, r.spec, name, reduce)
 	if err == nil {
-		err = catch(func() { g.Compile(nodes(outs)...) })
+		err = panics.Catch(func() { g.Compile(nodes(outs)...) })
 	}
 	if err != nil {
 		return nil, fmt.Errorf("compiling on the %s backend: %w", label, err)
@@ -282,7 +283,7 @@ func upload(b backends.Backend, ts []megatron.Tensor, host [][][]byte, tp int) (
 // step runs p once; the call returns when every device has finished.
 func (p *program) step() ([]*tensors.Tensor, error) {
 	var outs []*tensors.Tensor
-	err := catch(func() { outs = p.graph.RunOnDevice(0, p.inputs...) })
+	err := panics.Catch(func() { outs = p.graph.RunOnDevice(0, p.inputs...) })
 	if err != nil {
 		return nil, fmt.Errorf("running on the %s backend: %w", p.name, err)
 	}

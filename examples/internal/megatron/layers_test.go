@@ -1,7 +1,6 @@
 package megatron
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -10,6 +9,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
+
+	"github.com/arcpass/arc/examples/internal/panics"
 )
 
 const (
@@ -37,7 +38,7 @@ func rankOutput(t *testing.T, ts []Tensor, tp, rank int, xValues []float32, buil
 	g := graph.NewGraph(cpu(t), "layer")
 	var out *graph.Node
 	var w Weights
-	err := catch(func() {
+	err := panics.Catch(func() {
 		var err error
 		if w, err = Params(g, ts, tp); err != nil {
 			panic(err)
@@ -62,20 +63,10 @@ func rankOutput(t *testing.T, ts []Tensor, tp, rank int, xValues []float32, buil
 		in = append(in, tensors.FromFlatDataAndDimensions(shard, shape...))
 	}
 	var res []*tensors.Tensor
-	if err := catch(func() { res = g.Run(in...) }); err != nil {
+	if err := panics.Catch(func() { res = g.Run(in...) }); err != nil {
 		t.Fatal(err)
 	}
 	return tensors.MustCopyFlatData[float32](res[0])
-}
-
-func catch(fn func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	fn()
-	return nil
 }
 
 // splitsLikeTheWhole checks Megatron's identity for a block that ends in a
