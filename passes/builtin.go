@@ -34,6 +34,9 @@ type machine struct {
 	worlds         []int
 	hier           bool
 	oneshotMax     int64
+	// nativeAt2 holds measured [bytes, us] points of the native all-reduce at
+	// world 2, which replace the estimate for every dtype; nil keeps it.
+	nativeAt2 [][2]float64
 }
 
 // wireBytes is the bytes one element occupies on the wire.
@@ -148,6 +151,9 @@ func (m machine) profile() *Profile {
 		p.Costs[ws] = map[string]map[string]Cost{}
 		for _, dt := range []string{"f16", "bf16", "f32"} {
 			costs := map[string]Cost{"native": m.nativeCost(w), "oneshot": m.oneshotCost(w)}
+			if w == 2 && m.nativeAt2 != nil {
+				costs["native"] = Cost{Points: m.nativeAt2}
+			}
 			if w != 6 { // one-shot is the only kernel for six ranks
 				for _, c := range m.codecs {
 					costs["twoshot:"+c] = m.twoshotCost(w, dt, c)
@@ -179,17 +185,13 @@ var allCodecs = []string{"fp", "int8", "int6", "int4", "int4r", "fp8"}
 func BuiltinProfile(t Target) *Profile {
 	switch t.Name {
 	case "cuda:nvlink":
-		p := machine{
+		return withTuned(machine{ // measured costs from passes/profiles/ over the estimates
 			target: t.Name, source: "H200 NV18 native all-reduce measured in DESIGN.md (world 2, scaled for 4 and 8); arc kernels estimated from 80% of 450 GB/s NVLink, 4 TB/s HBM",
 			linkGBps: 360, hbmGBps: 4000, opsPerUS: 40e6, oneshotLat: 6, twoshotLat: 9, quantLat: 2,
 			nativeLat: 17.6, nativeEff: 0.75, codecs: allCodecs, worlds: []int{2, 4, 8}, oneshotMax: 8 * mib,
-		}.profile()
-		// XLA's native all-reduce on 2 x H200 (DESIGN.md), f16 and bf16 alike.
-		h200 := [][2]float64{{4 * kib, 17.6}, {64 * kib, 17.7}, {256 * kib, 24.2}, {1 * mib, 27.3}, {4 * mib, 38.3}, {16 * mib, 87.4}, {64 * mib, 259}, {128 * mib, 472}}
-		for _, dt := range []string{"f16", "bf16", "f32"} {
-			p.Costs["2"][dt]["native"] = Cost{Points: h200}
-		}
-		return withTuned(p) // measured costs from passes/profiles/, when a tune run left some
+			// XLA's native all-reduce on 2 x H200 (DESIGN.md), f16 and bf16 alike.
+			nativeAt2: [][2]float64{{4 * kib, 17.6}, {64 * kib, 17.7}, {256 * kib, 24.2}, {1 * mib, 27.3}, {4 * mib, 38.3}, {16 * mib, 87.4}, {64 * mib, 259}, {128 * mib, 472}},
+		}.profile())
 	case "cuda:pcie":
 		return machine{
 			target: t.Name, source: "estimate: PCIe Gen4 x16 peer-to-peer (22 GB/s per direction), L40S-class memory",
@@ -197,16 +199,12 @@ func BuiltinProfile(t Target) *Profile {
 			nativeLat: 25, nativeEff: 0.85, codecs: allCodecs, worlds: []int{2, 4, 8}, oneshotMax: 4 * mib,
 		}.profile()
 	case "cuda:pcie-nop2p":
-		p := machine{
+		return withTuned(machine{
 			target: t.Name, source: "NCCL without P2P measured on 2 x H200 (DESIGN.md); arc's host-staged kernels estimated from 55 GB/s pinned-host bandwidth per GPU",
 			linkGBps: 55, hbmGBps: 4000, opsPerUS: 40e6, oneshotLat: 12, twoshotLat: 15, quantLat: 2,
 			nativeLat: 30, nativeEff: 0.5, codecs: allCodecs, worlds: []int{2, 4, 8}, oneshotMax: 2 * mib,
-		}.profile()
-		nop2p := [][2]float64{{4 * kib, 44}, {64 * kib, 44}, {256 * kib, 44}, {1 * mib, 68}, {4 * mib, 178}, {16 * mib, 633}, {64 * mib, 2408}, {128 * mib, 4698}}
-		for _, dt := range []string{"f16", "bf16", "f32"} {
-			p.Costs["2"][dt]["native"] = Cost{Points: nop2p}
-		}
-		return withTuned(p)
+			nativeAt2: [][2]float64{{4 * kib, 44}, {64 * kib, 44}, {256 * kib, 44}, {1 * mib, 68}, {4 * mib, 178}, {16 * mib, 633}, {64 * mib, 2408}, {128 * mib, 4698}},
+		}.profile())
 	case "cuda:pcie-2numa":
 		return machine{
 			target: t.Name, source: "estimate: 2 NUMA nodes x 4 GPUs behind PCIe Gen4 switches (22 GB/s inside, 12 GB/s across)",
