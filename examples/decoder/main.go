@@ -38,8 +38,6 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("decoder", pflag.ContinueOnError)
-	var flags harness.Flags
-	flags.Register(fs)
 	d := &decoder{}
 	fs.IntVar(&d.layers, "layers", 4, "decoder blocks")
 	fs.IntVar(&d.hidden, "hidden", 2048, "hidden size")
@@ -48,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&d.vocab, "vocab", 32768, "vocabulary size (the LM head is split over the ranks)")
 	fs.IntVar(&d.batch, "batch", 4, "sequences per step")
 	fs.IntVar(&d.seq, "seq", 512, "tokens per sequence")
-	return harness.Main(fs, &flags, d, summary, args, stdout, stderr)
+	return harness.Main(fs, d, summary, args, stdout, stderr)
 }
 
 type decoder struct {

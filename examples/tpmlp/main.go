@@ -31,15 +31,13 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("tpmlp", pflag.ContinueOnError)
-	var flags harness.Flags
-	flags.Register(fs)
 	m := &mlpStack{}
 	fs.IntVar(&m.layers, "layers", 4, "MLP blocks")
 	fs.IntVar(&m.hidden, "hidden", 4096, "hidden size")
 	fs.IntVar(&m.ffn, "ffn", 16384, "feed-forward size (split over the ranks)")
 	fs.IntVar(&m.batch, "batch", 8, "sequences per step")
 	fs.IntVar(&m.seq, "seq", 256, "tokens per sequence")
-	return harness.Main(fs, &flags, m, summary, args, stdout, stderr)
+	return harness.Main(fs, m, summary, args, stdout, stderr)
 }
 
 type mlpStack struct {

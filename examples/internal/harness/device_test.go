@@ -29,10 +29,8 @@ func TestUpToTheDevices(t *testing.T) {
 
 	main := func(args ...string) (int, string, string) {
 		fs := pflag.NewFlagSet("small", pflag.ContinueOnError)
-		var f Flags
-		f.Register(fs)
 		var out, errs bytes.Buffer
-		code := Main(fs, &f, small{}, "a test", args, &out, &errs)
+		code := Main(fs, small{}, "a test", args, &out, &errs)
 		return code, out.String(), errs.String()
 	}
 	dump := filepath.Join(t.TempDir(), "gpu.mlir")

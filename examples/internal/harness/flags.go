@@ -33,8 +33,8 @@ type Flags struct {
 	DumpOnly bool
 }
 
-// Register adds the flags to fs.
-func (f *Flags) Register(fs *pflag.FlagSet) {
+// register adds the flags to fs.
+func (f *Flags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.TP, "tp", 2, "tensor-parallel ranks: the size of the device mesh")
 	fs.StringVar(&f.DType, "dtype", "bf16", "element type of weights and activations: bf16, f16 or f32")
 	fs.Uint64Var(&f.Seed, "seed", 1, "seed of the weights and inputs")
@@ -83,10 +83,12 @@ const (
 	ExitUsage = 2 // bad flags
 )
 
-// Main parses args with fs (where the example registered its own flags and
-// f's), then runs m. summary says what the example is, for --help. It returns
-// the process's exit code.
-func Main(fs *pflag.FlagSet, f *Flags, m Model, summary string, args []string, stdout, stderr io.Writer) int {
+// Main adds the Flags every example takes to fs, which holds the example's
+// own flags, parses args with it, then runs m. summary says what the example
+// is, for --help. It returns the process's exit code.
+func Main(fs *pflag.FlagSet, m Model, summary string, args []string, stdout, stderr io.Writer) int {
+	f := &Flags{}
+	f.register(fs)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: %s [flags]\n\n%s\n\nflags:\n", fs.Name(), summary)

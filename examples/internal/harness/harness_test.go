@@ -242,10 +242,8 @@ func TestFlags(t *testing.T) {
 		{[]string{"--no-such-flag"}, ExitUsage, "unknown flag"},
 	} {
 		fs := pflag.NewFlagSet("small", pflag.ContinueOnError)
-		var f Flags
-		f.Register(fs)
 		var out, errs bytes.Buffer
-		if code := Main(fs, &f, small{}, "a test", tc.args, &out, &errs); code != tc.code || !strings.Contains(errs.String(), tc.msg) {
+		if code := Main(fs, small{}, "a test", tc.args, &out, &errs); code != tc.code || !strings.Contains(errs.String(), tc.msg) {
 			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, errs.String(), tc.code, tc.msg)
 		}
 	}
@@ -253,10 +251,8 @@ func TestFlags(t *testing.T) {
 
 func TestDumpOnly(t *testing.T) {
 	fs := pflag.NewFlagSet("small", pflag.ContinueOnError)
-	var f Flags
-	f.Register(fs)
 	var out, errs bytes.Buffer
-	if code := Main(fs, &f, small{}, "a test", []string{"--dump-only", "--dump", "-", "--tp", "2"}, &out, &errs); code != ExitOK {
+	if code := Main(fs, small{}, "a test", []string{"--dump-only", "--dump", "-", "--tp", "2"}, &out, &errs); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
 	text := out.String()
