@@ -31,6 +31,10 @@ var SelectPass = Func("select", func(s *State) error {
 			return fmt.Errorf("--force %d: the module has %d collective operand(s)", i, len(s.Report.Collectives))
 		}
 	}
+	opts := s.Options
+	if opts.Profile == nil {
+		opts.Profile = BuiltinProfile(s.Target) // built once, not once per row
+	}
 	for i := range s.Report.Collectives {
 		row := &s.Report.Collectives[i]
 		if row.Collective != nil && row.Collective.Arc != nil {
@@ -39,7 +43,7 @@ var SelectPass = Func("select", func(s *State) error {
 			}
 			continue
 		}
-		d, err := Decide(s.Target, s.Options, *row)
+		d, err := Decide(s.Target, opts, *row)
 		if err != nil {
 			return err
 		}

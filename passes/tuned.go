@@ -57,8 +57,8 @@ func withTuned(est *Profile) *Profile {
 	return overlay(est, tuned)
 }
 
-// tunedCache parses each embedded profile once: the policy asks for the
-// built-in profile once per all-reduce.
+// tunedCache parses each embedded profile once: every compile (and every
+// Decide without a profile) builds the target's built-in profile.
 var tunedCache sync.Map // target -> func() (*Profile, error)
 
 // overlay returns est with every cost tuned has replacing est's.
