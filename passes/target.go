@@ -2,7 +2,7 @@ package passes
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -36,9 +36,7 @@ func TargetNames() []string {
 func ParseTarget(name string) (Target, error) {
 	name = strings.TrimSpace(name)
 	names := TargetNames()
-	i := sort.SearchStrings(sortedCopy(names), name)
-	sorted := sortedCopy(names)
-	if i >= len(sorted) || sorted[i] != name {
+	if !slices.Contains(names, name) {
 		return Target{}, fmt.Errorf("unknown target %q (targets: %s)", name, strings.Join(names, ", "))
 	}
 	platform, variant, _ := strings.Cut(name, ":")
@@ -53,10 +51,4 @@ func ParseTarget(name string) (Target, error) {
 		t.Link = ""
 	}
 	return t, nil
-}
-
-func sortedCopy(s []string) []string {
-	c := append([]string(nil), s...)
-	sort.Strings(c)
-	return c
 }
