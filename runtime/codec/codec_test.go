@@ -18,6 +18,10 @@ func mustNew(t testing.TB, name string, io num.DType, cast bool) Codec {
 	return c
 }
 
+func abs(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+
+func finite(x float32) bool { return math.Float32bits(x)&0x7F800000 != 0x7F800000 }
+
 // quantized lists the codecs that carry a scale (everything but fp).
 var quantized = []string{"int8", "int6", "int4", "int4r", "fp8"}
 

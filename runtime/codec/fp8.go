@@ -48,5 +48,3 @@ func (fp8Codec) DecodeBlock(dst *[BlockSize]float32, src []byte) {
 		dst[i] = float32(num.E4M3ToF32(src[4+i]) * s)
 	}
 }
-
-func abs(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

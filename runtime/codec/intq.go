@@ -42,13 +42,7 @@ func (c intCodec) EncodeBlock(dst []byte, src *[BlockSize]float32) {
 		for i, x := range src {
 			// Clamping before rounding gives the same result as after,
 			// and keeps the value in roundEven's range.
-			v := x * r
-			if v < lo {
-				v = lo
-			} else if v > hi {
-				v = hi
-			}
-			codes[i] = uint8(int32(roundEven(v)) + bias)
+			codes[i] = uint8(int32(roundEven(clamp(x*r, lo, hi))) + bias)
 		}
 	}
 	binary.LittleEndian.PutUint16(dst, s16)
@@ -149,7 +143,5 @@ func roundEven(v float32) float32 {
 	const magic = 0x1.8p23
 	return float32(v+magic) - magic
 }
-
-func finite(x float32) bool { return math.Float32bits(x)&0x7F800000 != 0x7F800000 }
 
 func isNaN(x float32) bool { return x != x }
