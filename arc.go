@@ -7,6 +7,7 @@ package arc
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/arcpass/arc/ir"
@@ -89,7 +90,7 @@ func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
 	if q == "" {
 		q = "none"
 	}
-	if !contains(passes.Quants, q) {
+	if !slices.Contains(passes.Quants, q) {
 		return usage(fmt.Errorf("--quant %q: want one of %s", q, strings.Join(passes.Quants, ", ")))
 	}
 	po := passes.Options{Quant: q, CastBF16: opt.CastBF16, MinBytes: opt.MinBytes, MaxBytes: opt.MaxBytes, Force: map[int]passes.Force{}}
@@ -121,18 +122,9 @@ func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
 	st := &passes.State{Target: t, Options: po}
 	pipe := &passes.Pipeline{Passes: Passes(t), PrintAfter: opt.PrintAfter, PrintTo: opt.PrintTo, DumpDir: opt.DumpDir}
 	for _, name := range opt.PrintAfter {
-		if name != "all" && !contains(pipe.Names(), name) {
+		if name != "all" && !slices.Contains(pipe.Names(), name) {
 			return usage(fmt.Errorf("--print-after %s: no such pass for %s (passes: %s)", name, t.Name, strings.Join(pipe.Names(), ", ")))
 		}
 	}
 	return st, pipe, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

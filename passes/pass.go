@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/arcpass/arc/ir"
@@ -65,7 +66,7 @@ func (p *Pipeline) Names() []string {
 // Run runs every pass on s, stopping at the first error.
 func (p *Pipeline) Run(s *State) error {
 	for _, name := range p.PrintAfter {
-		if name != "all" && !contains(p.Names(), name) {
+		if name != "all" && !slices.Contains(p.Names(), name) {
 			return fmt.Errorf("--print-after %s: no such pass (passes: %s)", name, strings.Join(p.Names(), ", "))
 		}
 	}
@@ -84,7 +85,7 @@ func (p *Pipeline) Run(s *State) error {
 			}
 			return fmt.Errorf("%s: %w", ps.Name(), err)
 		}
-		if contains(p.PrintAfter, ps.Name()) || contains(p.PrintAfter, "all") {
+		if slices.Contains(p.PrintAfter, ps.Name()) || slices.Contains(p.PrintAfter, "all") {
 			w := p.PrintTo
 			if w == nil {
 				w = os.Stderr
@@ -106,13 +107,4 @@ func (p *Pipeline) Run(s *State) error {
 func (p *Pipeline) dump(i int, name string, m *ir.Module) error {
 	path := filepath.Join(p.DumpDir, fmt.Sprintf("%02d-%s.mlir", i, name))
 	return os.WriteFile(path, []byte(m.Src), 0o644)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

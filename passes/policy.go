@@ -3,6 +3,7 @@ package passes
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +53,7 @@ func ParseForce(s string) (int, Force, error) {
 	default:
 		return 0, Force{}, fmt.Errorf("--force %q: unknown lowering %q (native, oneshot, twoshot, quickreduce, lowprec, ring)", s, low)
 	}
-	if codec != "" && !contains(allCodecs, codec) {
+	if codec != "" && !slices.Contains(allCodecs, codec) {
 		return 0, Force{}, fmt.Errorf("--force %q: unknown codec %q (%s)", s, codec, strings.Join(allCodecs, ", "))
 	}
 	return i, Force{low, codec}, nil
@@ -188,7 +189,7 @@ func ineligible(t Target, opts Options, row Row) string {
 		return "already lowered by arc"
 	case t.Platform != "tpu" && row.Reduction != "sum":
 		return fmt.Sprintf("reduction is %s: arc's kernels only sum", row.Reduction)
-	case t.Platform != "tpu" && !contains([]string{"f16", "bf16", "f32"}, row.DType):
+	case t.Platform != "tpu" && !slices.Contains([]string{"f16", "bf16", "f32"}, row.DType):
 		return fmt.Sprintf("dtype %s: arc's kernels take f16, bf16 and f32", row.DType)
 	case row.Bytes < 0:
 		return "dynamic shape"
@@ -283,7 +284,7 @@ func candidates(t Target, opts Options, world int, extra string) []candidate {
 	}
 	codecs := []string{"fp"}
 	for _, q := range []string{opts.Quant, extra} {
-		if q != "" && q != "none" && !contains(codecs, q) {
+		if q != "" && q != "none" && !slices.Contains(codecs, q) {
 			codecs = append(codecs, q)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -254,7 +255,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 func writeLegend(w io.Writer, title string, rows []Row, word func(Row) string, meaning map[string]string) {
 	var used []string
 	for _, row := range rows {
-		if _, ok := meaning[word(row)]; ok && !contains(used, word(row)) {
+		if _, ok := meaning[word(row)]; ok && !slices.Contains(used, word(row)) {
 			used = append(used, word(row))
 		}
 	}
@@ -354,7 +355,7 @@ func (t *table) write(w io.Writer) {
 func MarkNative(ed *ir.Editor, op *ir.Op, rows []*Row) error {
 	var reasons []string
 	for _, r := range rows {
-		if !contains(reasons, r.Reason) {
+		if !slices.Contains(reasons, r.Reason) {
 			reasons = append(reasons, r.Reason)
 		}
 	}
