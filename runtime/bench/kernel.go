@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -51,7 +52,7 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 		return nil, fmt.Errorf("%s printed no usable CSV: %v", o.Program, err)
 	}
 	rs = keepPlanned(rs, plan)
-	if containsLowering(plan.Lowerings, Auto) {
+	if slices.Contains(plan.Lowerings, Auto) {
 		rs = append(rs, PolicyAuto(rs, o.Lower)...)
 	}
 	if runErr != nil { // keep what it measured before it failed
@@ -143,7 +144,7 @@ func keepPlanned(rs []Result, plan Plan) []Result {
 		if l == ncclGraph {
 			l = "native"
 		}
-		if sizes[r.Bytes] && containsLowering(plan.Lowerings, l) {
+		if sizes[r.Bytes] && slices.Contains(plan.Lowerings, l) {
 			out = append(out, r)
 		}
 	}

@@ -11,9 +11,12 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/arcpass/arc/runtime/codec"
 )
 
 // Lowering names one way to run an all-reduce: "native", "oneshot",
@@ -71,27 +74,25 @@ func LoweringForKey(key string) Lowering {
 	return Lowering(key)
 }
 
-var codecs = []string{"fp", "int8", "int6", "int4", "int4r", "fp8"}
-
 // ParseLowerings reads a comma-separated list of lowerings.
 func ParseLowerings(s string) ([]Lowering, error) {
 	var out []Lowering
 	for _, f := range splitList(s) {
 		l := Lowering(f)
-		algo, codec, hasCodec := strings.Cut(f, ":")
+		algo, c, hasCodec := strings.Cut(f, ":")
 		ok := false
 		switch algo {
 		case "native", "oneshot", "auto":
 			ok = !hasCodec
 		case "twoshot":
-			ok = contains(codecs, codec)
+			ok = slices.Contains(codec.Names(), c)
 		case "lowprec":
-			ok = codec == "fp8"
+			ok = c == "fp8"
 		}
 		if !ok {
-			return nil, fmt.Errorf("unknown lowering %q (native, oneshot, twoshot:{%s}, lowprec:fp8, auto)", f, strings.Join(codecs, ","))
+			return nil, fmt.Errorf("unknown lowering %q (native, oneshot, twoshot:{%s}, lowprec:fp8, auto)", f, strings.Join(codec.Names(), ","))
 		}
-		if containsLowering(out, l) {
+		if slices.Contains(out, l) {
 			return nil, fmt.Errorf("lowering %q listed twice", f)
 		}
 		out = append(out, l)
@@ -233,24 +234,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func containsLowering(list []Lowering, l Lowering) bool {
-	for _, x := range list {
-		if x == l {
-			return true
-		}
-	}
-	return false
 }
 
 // us converts a duration to microseconds.

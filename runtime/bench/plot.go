@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,7 +84,7 @@ func seriesPlots(s series, ix index, rs []Result) (timeP, speedP *plot.Plot, err
 	timeP.Y.Label.Text, speedP.Y.Label.Text = "microseconds per all-reduce", "native time / lowering time"
 	var lows []Lowering
 	for _, r := range rs {
-		if r.series() == s && !containsLowering(lows, r.Lowering) {
+		if r.series() == s && !slices.Contains(lows, r.Lowering) {
 			lows = append(lows, r.Lowering)
 		}
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -35,7 +36,7 @@ func WriteTable(w io.Writer, rs []Result) error {
 func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs []Result) {
 	var lows []Lowering
 	for _, r := range rs {
-		if r.series() == s && !containsLowering(lows, r.Lowering) {
+		if r.series() == s && !slices.Contains(lows, r.Lowering) {
 			lows = append(lows, r.Lowering)
 		}
 	}
@@ -51,7 +52,7 @@ func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs 
 	for _, l := range lows {
 		head = append(head, l.Label())
 	}
-	hasAuto := containsLowering(lows, Auto)
+	hasAuto := slices.Contains(lows, Auto)
 	if hasAuto {
 		head = append(head, "auto/native", "auto chose")
 	}
@@ -119,7 +120,7 @@ func writeErrors(w io.Writer, rs []Result) {
 			order = append(order, f)
 			cells[f] = map[Lowering][]string{}
 		}
-		if !containsLowering(hits[f], r.Lowering) {
+		if !slices.Contains(hits[f], r.Lowering) {
 			hits[f] = append(hits[f], r.Lowering)
 		}
 		cells[f][r.Lowering] = append(cells[f][r.Lowering], r.DType+" "+FormatSize(r.Bytes))
