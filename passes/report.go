@@ -204,7 +204,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if reduce == "" {
 			reduce = "-"
 		}
-		cells := []string{fmt.Sprint(row.Index), op, fmt.Sprint(row.Line), row.DType, shapeString(row.Shape),
+		cells := []string{fmt.Sprint(row.Index), op, fmt.Sprint(row.Line), row.DType, ir.TensorType{Shape: row.Shape}.ShapeString(),
 			HumanBytes(row.Bytes), reduce, fmt.Sprint(row.GroupSize), groupsString(row.Groups)}
 		if decided {
 			lowering, codec, e := row.Lowering, row.Codec, "-"
@@ -267,20 +267,6 @@ func writeLegend(w io.Writer, title string, rows []Row, word func(Row) string, m
 	for _, u := range used {
 		fmt.Fprintf(w, "  %-11s %s\n", u, meaning[u])
 	}
-}
-
-func shapeString(s []int64) string {
-	if len(s) == 0 {
-		return "scalar"
-	}
-	parts := make([]string, len(s))
-	for i, d := range s {
-		parts[i] = fmt.Sprint(d)
-		if d < 0 {
-			parts[i] = "?"
-		}
-	}
-	return strings.Join(parts, "x")
 }
 
 // groupsString prints groups compactly: "{0 1} {2 3}", or the first two and
