@@ -55,19 +55,10 @@ func ParseTensorType(s string) (TensorType, error) {
 
 // String prints the type back in MLIR syntax.
 func (t TensorType) String() string {
-	var b strings.Builder
-	b.WriteString("tensor<")
-	for _, d := range t.Shape {
-		if d < 0 {
-			b.WriteString("?")
-		} else {
-			b.WriteString(strconv.FormatInt(d, 10))
-		}
-		b.WriteByte('x')
+	if len(t.Shape) == 0 {
+		return "tensor<" + t.Elem + ">"
 	}
-	b.WriteString(t.Elem)
-	b.WriteByte('>')
-	return b.String()
+	return "tensor<" + t.ShapeString() + "x" + t.Elem + ">"
 }
 
 // Elems is the number of elements, or -1 when a dimension is dynamic.
