@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,13 +24,7 @@ import (
 func WritePlot(w io.Writer, rs []Result, format string) error {
 	var rows [][]*plot.Plot
 	ix := indexResults(rs)
-	seen := map[series]bool{}
-	for _, r := range rs {
-		s := r.series()
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
+	for _, s := range seriesOf(rs) {
 		timeP, speedP, err := seriesPlots(s, ix, rs)
 		if err != nil {
 			return err
@@ -82,15 +75,9 @@ func seriesPlots(s series, ix index, rs []Result) (timeP, speedP *plot.Plot, err
 	timeP, speedP = plot.New(), plot.New()
 	timeP.Title.Text, speedP.Title.Text = title+": time", title+": speedup over native"
 	timeP.Y.Label.Text, speedP.Y.Label.Text = "microseconds per all-reduce", "native time / lowering time"
-	var lows []Lowering
-	for _, r := range rs {
-		if r.series() == s && !slices.Contains(lows, r.Lowering) {
-			lows = append(lows, r.Lowering)
-		}
-	}
 	var one plotter.XYs
 	timeLines, speedLines := 0, 0
-	for i, l := range lows {
+	for i, l := range s.lowerings(rs) {
 		var times, speeds plotter.XYs
 		for n, cell := range ix[s] {
 			r, ok := cell[l]

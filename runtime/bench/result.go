@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -51,6 +52,29 @@ type series struct {
 }
 
 func (r Result) series() series { return series{r.Level, r.Link, r.World, r.DType} }
+
+// seriesOf lists the series of rs in the order they first appear.
+func seriesOf(rs []Result) []series {
+	var out []series
+	for _, r := range rs {
+		if s := r.series(); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// lowerings lists the lowerings measured in series s, in the order they
+// first appear in rs.
+func (s series) lowerings(rs []Result) []Lowering {
+	var out []Lowering
+	for _, r := range rs {
+		if r.series() == s && !slices.Contains(out, r.Lowering) {
+			out = append(out, r.Lowering)
+		}
+	}
+	return out
+}
 
 // index finds results by series, size and lowering.
 type index map[series]map[int64]map[Lowering]Result

@@ -15,15 +15,7 @@ import (
 // "err" and are listed after the tables with their messages.
 func WriteTable(w io.Writer, rs []Result) error {
 	ix := indexResults(rs)
-	var order []series
-	seen := map[series]bool{}
-	for _, r := range rs {
-		if s := r.series(); !seen[s] {
-			seen[s] = true
-			order = append(order, s)
-		}
-	}
-	for i, s := range order {
+	for i, s := range seriesOf(rs) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
@@ -34,12 +26,7 @@ func WriteTable(w io.Writer, rs []Result) error {
 }
 
 func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs []Result) {
-	var lows []Lowering
-	for _, r := range rs {
-		if r.series() == s && !slices.Contains(lows, r.Lowering) {
-			lows = append(lows, r.Lowering)
-		}
-	}
+	lows := s.lowerings(rs)
 	sizes := make([]int64, 0, len(cells))
 	for n := range cells {
 		sizes = append(sizes, n)
