@@ -5,9 +5,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -126,7 +127,7 @@ func readMeasurements(path string, fs *pflag.FlagSet, f *sweepFlags) ([]bench.Re
 		return nil, fmt.Errorf("%s has no measurements of the --level and --link asked for", path)
 	case len(kinds) > 1:
 		return nil, fmt.Errorf("%s holds several kinds of measurement (%s): pick one with --level and --link",
-			path, strings.Join(sortedKeys(kinds), "; "))
+			path, strings.Join(slices.Sorted(maps.Keys(kinds)), "; "))
 	}
 	f.level, f.link = rs[0].Level, rs[0].Link
 	return rs, nil
@@ -138,9 +139,9 @@ func writeProfileSummary(w io.Writer, p *passes.Profile) {
 	fmt.Fprintf(w, "profile for %s (%s)\n", p.Target, p.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "world\tdtype\tlowering\tbeats native\tlatency us\tGB/s")
-	for _, world := range sortedKeys(p.Costs) {
-		for _, dt := range sortedKeys(p.Costs[world]) {
-			for _, key := range sortedKeys(p.Costs[world][dt]) {
+	for _, world := range slices.Sorted(maps.Keys(p.Costs)) {
+		for _, dt := range slices.Sorted(maps.Keys(p.Costs[world])) {
+			for _, key := range slices.Sorted(maps.Keys(p.Costs[world][dt])) {
 				c := p.Costs[world][dt][key]
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%.1f\n", world, dt, key, sizeRange(key, c), c.LatencyUS, c.GBps)
 			}
@@ -166,13 +167,4 @@ func sizeRange(key string, c passes.Cost) string {
 		hi = passes.HumanBytes(c.MaxBytes)
 	}
 	return lo + " to " + hi
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
