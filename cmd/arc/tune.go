@@ -66,7 +66,10 @@ runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
 		rs, err = readMeasurements(from, fs, &f)
 		source = fmt.Sprintf("arc tune --from %s: %s level, %s link", filepath.Base(from), f.level, f.link)
 	} else {
-		rs, err = f.measure(plan, io, csvSaver(csvPath))
+		saveCSV := csvSaver(csvPath)
+		if rs, err = f.measure(plan, io, saveCSV); err == nil {
+			err = saveCSV(rs)
+		}
 		host, _ := os.Hostname()
 		source = fmt.Sprintf("arc tune on %s, %s: %s level, %s link, K=%d, median of %d", host,
 			time.Now().UTC().Format("2006-01-02"), f.level, f.link, plan.Chain, plan.Reps)
@@ -74,12 +77,6 @@ runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
 	if err != nil {
 		failed(io, err)
 		return exitInput
-	}
-	if from == "" {
-		if err := csvSaver(csvPath)(rs); err != nil {
-			failed(io, err)
-			return exitInput
-		}
 	}
 	prof, err := bench.Fit(rs, f.targetName(), source, margin)
 	if err != nil {
