@@ -143,11 +143,13 @@ func MeasureAll(configs []Config, progress func(done int)) ([]Metrics, error) {
 		seed         uint64
 	}
 	sets := map[key]func() (*inputSet, error){}
-	for _, c := range configs {
+	inputs := make([]func() (*inputSet, error), len(configs)) // configs[i]'s set, made once
+	for i, c := range configs {
 		k := key{c.Dist, c.Spec.DType, c.Spec.World, c.Elems, c.Seed}
 		if sets[k] == nil {
 			sets[k] = sync.OnceValues(func() (*inputSet, error) { return newInputSet(c) })
 		}
+		inputs[i] = sets[k]
 	}
 	results := make([]Metrics, len(configs))
 	errs := make([]error, len(configs))
@@ -158,13 +160,9 @@ func MeasureAll(configs []Config, progress func(done int)) ([]Metrics, error) {
 	for range min(runtime.GOMAXPROCS(0), len(configs)) {
 		wg.Go(func() {
 			for i := range next {
-				c := configs[i]
-				in, err := sets[key{c.Dist, c.Spec.DType, c.Spec.World, c.Elems, c.Seed}]()
-				if err == nil {
-					err = c.Spec.Validate()
-				}
-				if err == nil {
-					results[i], err = measure(c.Spec, in)
+				in, err := inputs[i]()
+				if err == nil { // measure's collective.Run validates the spec
+					results[i], err = measure(configs[i].Spec, in)
 				}
 				errs[i] = err
 				mu.Lock()
