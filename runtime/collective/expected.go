@@ -69,7 +69,7 @@ func (r *reducer) block(out []byte, b, cnt int) {
 		r.sum(&other, h, r.s.World)
 		r.roundTrip(&acc)
 		r.roundTrip(&other)
-		add(&acc, &other)
+		addTo(acc[:], other[:])
 		r.roundTrip(&acc)
 	}
 	num.NarrowTo(out[r.first*r.s.DType.Size():], r.s.DType, acc[:cnt])
@@ -82,7 +82,7 @@ func (r *reducer) sum(acc *[bs]float32, lo, hi int) {
 	r.load(acc, lo)
 	for rank := lo + 1; rank < hi; rank++ {
 		r.load(&r.x, rank)
-		add(acc, &r.x)
+		addTo(acc[:], r.x[:])
 	}
 }
 
@@ -102,10 +102,4 @@ func (r *reducer) roundTrip(v *[bs]float32) {
 	clear(v[r.cnt:])
 	r.c.EncodeBlock(r.enc, v)
 	r.c.DecodeBlock(v, r.enc)
-}
-
-func add(acc, x *[bs]float32) {
-	for i := range acc {
-		acc[i] += x[i]
-	}
 }

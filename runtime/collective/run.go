@@ -164,6 +164,7 @@ func split(n, k, blockBytes int) []part {
 	return parts
 }
 
+// addTo adds v to acc element by element, rounding each sum once.
 func addTo(acc, v []float32) {
 	for i := range acc {
 		acc[i] += v[i]
