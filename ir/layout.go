@@ -23,19 +23,7 @@ func (m *Module) walkOwn(op *Op, fn func(off int, depth int) bool) {
 	depth := 0
 	for _, sp := range ownSpans(op) {
 		for i := sp.start; i < sp.end; i++ {
-			c := s[i]
-			if c == '"' {
-				if !fn(i, depth) {
-					return
-				}
-				j := skipStringAt(s, i)
-				if j < 0 || j > sp.end {
-					return
-				}
-				i = j - 1
-				continue
-			}
-			if c == '/' && i+1 < sp.end && s[i+1] == '/' {
+			if s[i] == '/' && i+1 < sp.end && s[i+1] == '/' {
 				for i < sp.end && s[i] != '\n' {
 					i++
 				}
@@ -44,16 +32,15 @@ func (m *Module) walkOwn(op *Op, fn func(off int, depth int) bool) {
 			if !fn(i, depth) {
 				return
 			}
-			switch c {
-			case '(', '[', '{', '<':
-				depth++
-			case ')', ']', '}':
-				depth--
-			case '>':
-				if i > 0 && s[i-1] != '-' {
-					depth--
+			if s[i] == '"' {
+				j := skipStringAt(s, i)
+				if j < 0 || j > sp.end {
+					return
 				}
+				i = j - 1
+				continue
 			}
+			depth += bracketStep(s, i)
 		}
 	}
 }
@@ -65,36 +52,32 @@ func (m *Module) Layout(op *Op) (Layout, error) {
 		return l, m.Errorf(int(op.Start), "%s is not in generic form", op.Name)
 	}
 	s := m.Src
-	var stack []int // offsets of depth-0 openers still open
+	open := -1 // the depth-0 bracket now open: brackets at depth 0 never nest
 	m.walkOwn(op, func(i, depth int) bool {
-		c := s[i]
+		c, step := s[i], bracketStep(s, i)
 		switch {
-		case depth == 0 && c == '(' && l.OperandsOpen < 0 && l.TypeColon < 0:
-			l.OperandsOpen = i
-			stack = append(stack, i)
-		case depth == 0 && c == '<' && i+1 < len(s) && s[i+1] == '{' && l.TypeColon < 0:
-			l.PropsOpen = i
-			stack = append(stack, i)
-		case depth == 0 && c == '{' && l.TypeColon < 0:
-			l.DictOpen = i
-			stack = append(stack, i)
-		case depth == 0 && (c == '(' || c == '[' || c == '<'):
-			stack = append(stack, i)
-		case depth == 1 && (c == ')' || c == '}' || c == ']' || (c == '>' && s[i-1] != '-')):
-			if len(stack) > 0 {
-				o := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				switch o {
-				case l.OperandsOpen:
-					l.OperandsClose = i
-				case l.PropsOpen:
-					l.PropsClose = i
-				case l.DictOpen:
-					l.DictClose = i
-				}
-			}
 		case depth == 0 && c == ':':
 			l.TypeColon = i
+		case depth == 0 && step > 0:
+			open = i
+			switch {
+			case l.TypeColon >= 0:
+			case c == '(' && l.OperandsOpen < 0:
+				l.OperandsOpen = i
+			case c == '<' && i+1 < len(s) && s[i+1] == '{':
+				l.PropsOpen = i
+			case c == '{':
+				l.DictOpen = i
+			}
+		case depth == 1 && step < 0:
+			switch open {
+			case l.OperandsOpen:
+				l.OperandsClose = i
+			case l.PropsOpen:
+				l.PropsClose = i
+			case l.DictOpen:
+				l.DictClose = i
+			}
 		}
 		return true
 	})

@@ -76,11 +76,10 @@ func blankComments(s string) string {
 func topLevel(s string, fn func(i int) bool) {
 	depth := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '"' {
-			if depth == 0 && !fn(i) {
-				return
-			}
+		if depth == 0 && !fn(i) {
+			return
+		}
+		if s[i] == '"' {
 			j := skipStringAt(s, i)
 			if j < 0 {
 				return
@@ -88,21 +87,26 @@ func topLevel(s string, fn func(i int) bool) {
 			i = j - 1
 			continue
 		}
-		if depth == 0 && !fn(i) {
-			return
-		}
-		switch c {
-		case '(', '[', '{', '<':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case '>':
-			if i > 0 && s[i-1] == '-' {
-				continue
-			}
-			depth--
-		}
+		depth += bracketStep(s, i)
 	}
+}
+
+// bracketStep is how s[i] changes the bracket depth: +1 for '(', '[', '{' and
+// '<', -1 for their closers, 0 for any other byte and for the '>' of an
+// arrow "->".
+func bracketStep(s string, i int) int {
+	switch s[i] {
+	case '(', '[', '{', '<':
+		return 1
+	case ')', ']', '}':
+		return -1
+	case '>':
+		if i > 0 && s[i-1] == '-' {
+			return 0
+		}
+		return -1
+	}
+	return 0
 }
 
 // splitTop splits s at top-level occurrences of sep, trimming blanks.
@@ -135,26 +139,18 @@ func splitTopSpans(s string, sep byte) []span {
 func matching(s string, i int) int {
 	depth := 0
 	for j := i; j < len(s); j++ {
-		c := s[j]
-		switch c {
-		case '"':
+		if s[j] == '"' {
 			k := skipStringAt(s, j)
 			if k < 0 {
 				return -1
 			}
 			j = k - 1
-		case '(', '[', '{', '<':
-			depth++
-		case '>':
-			if j > 0 && s[j-1] == '-' {
-				continue
-			}
-			fallthrough
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return j
-			}
+			continue
+		}
+		step := bracketStep(s, j)
+		depth += step
+		if step < 0 && depth == 0 {
+			return j
 		}
 	}
 	return -1
