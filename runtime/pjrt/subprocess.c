@@ -55,6 +55,17 @@ static char *trimmed(buffer *b) {
   return b->data;
 }
 
+/* read_or_close reads what *fd has into b; at its end it closes *fd and sets
+ * it to -1. It returns -1 when out of memory. */
+static int read_or_close(buffer *b, int *fd) {
+  int r = buffer_read(b, *fd);
+  if (r == 0) {
+    close(*fd);
+    *fd = -1;
+  }
+  return r < 0 ? -1 : 0;
+}
+
 /* pump writes in to fd_in and drains fd_out and fd_err until both close. */
 static int pump(int fd_in, const char *in, size_t in_size, int fd_out, buffer *out, int fd_err, buffer *errb) {
   size_t written = 0;
@@ -85,22 +96,8 @@ static int pump(int fd_in, const char *in, size_t in_size, int fd_out, buffer *o
         fd_in = -1;
       }
     }
-    if (i_out >= 0 && p[i_out].revents) {
-      int r = buffer_read(out, fd_out);
-      if (r < 0) return -1;
-      if (r == 0) {
-        close(fd_out);
-        fd_out = -1;
-      }
-    }
-    if (i_err >= 0 && p[i_err].revents) {
-      int r = buffer_read(errb, fd_err);
-      if (r < 0) return -1;
-      if (r == 0) {
-        close(fd_err);
-        fd_err = -1;
-      }
-    }
+    if (i_out >= 0 && p[i_out].revents && read_or_close(out, &fd_out) < 0) return -1;
+    if (i_err >= 0 && p[i_err].revents && read_or_close(errb, &fd_err) < 0) return -1;
   }
   if (fd_in >= 0) close(fd_in);
   return 0;
