@@ -308,15 +308,7 @@ func unquote(s string) string {
 
 // stripType drops a trailing ": type" from an attribute value ("2 : i64").
 func stripType(s string) string {
-	colon := -1
-	topLevel(s, func(i int) bool {
-		if s[i] == ':' {
-			colon = i
-			return false
-		}
-		return true
-	})
-	if colon > 0 && !strings.HasPrefix(s, "array<") {
+	if colon := indexTop(s, ':'); colon > 0 && !strings.HasPrefix(s, "array<") {
 		return strings.TrimSpace(s[:colon])
 	}
 	return s

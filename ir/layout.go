@@ -103,17 +103,11 @@ func (m *Module) AttrValueSpan(op *Op, name string) (start, end int, ok bool) {
 		}
 		inner := blankComments(m.Src[d[0]:d[1]])
 		for _, e := range splitTopSpans(inner, ',') {
-			eq := -1
-			topLevel(inner[e.start:e.end], func(i int) bool {
-				if inner[e.start+i] == '=' {
-					eq = e.start + i
-					return false
-				}
-				return true
-			})
-			if eq < 0 || strings.Trim(strings.TrimSpace(inner[e.start:eq]), `"`) != name {
+			eq := indexTop(inner[e.start:e.end], '=')
+			if eq < 0 || strings.Trim(strings.TrimSpace(inner[e.start:e.start+eq]), `"`) != name {
 				continue
 			}
+			eq += e.start
 			vs, ve := eq+1, e.end
 			for vs < ve && isBlank(inner[vs]) {
 				vs++

@@ -109,6 +109,19 @@ func bracketStep(s string, i int) int {
 	return 0
 }
 
+// indexTop returns the index of the first top-level c in s, or -1.
+func indexTop(s string, c byte) int {
+	at := -1
+	topLevel(s, func(i int) bool {
+		if s[i] == c {
+			at = i
+			return false
+		}
+		return true
+	})
+	return at
+}
+
 // splitTop splits s at top-level occurrences of sep, trimming blanks.
 func splitTop(s string, sep byte) []string {
 	var parts []string
@@ -171,15 +184,7 @@ func parseDict(inner string) []Attr {
 			continue
 		}
 		name, value := e, ""
-		eq := -1
-		topLevel(e, func(i int) bool {
-			if e[i] == '=' {
-				eq = i
-				return false
-			}
-			return true
-		})
-		if eq >= 0 {
+		if eq := indexTop(e, '='); eq >= 0 {
 			name, value = strings.TrimSpace(e[:eq]), strings.TrimSpace(e[eq+1:])
 		}
 		out = append(out, Attr{Name: strings.Trim(name, `"`), Value: value})
