@@ -97,6 +97,11 @@ func (m *Module) AttrValueSpan(op *Op, name string) (start, end int, ok bool) {
 	if err != nil {
 		return 0, 0, false
 	}
+	return m.attrValueSpan(l, name)
+}
+
+// attrValueSpan is AttrValueSpan in an op whose layout is l.
+func (m *Module) attrValueSpan(l Layout, name string) (start, end int, ok bool) {
 	for _, d := range [][2]int{{l.PropsOpen + 2, l.PropsClose - 1}, {l.DictOpen + 1, l.DictClose}} {
 		if d[0] < 1 || d[1] < d[0] {
 			continue
@@ -132,7 +137,7 @@ func (e *Editor) SetAttrs(op *Op, names []string, values []string) error {
 	}
 	var add []string
 	for i, n := range names {
-		if start, end, ok := m.AttrValueSpan(op, n); ok {
+		if start, end, ok := m.attrValueSpan(l, n); ok {
 			e.add(start, end, values[i])
 			continue
 		}
@@ -151,7 +156,7 @@ func (e *Editor) SetAttrs(op *Op, names []string, values []string) error {
 		}
 		// Keep the dictionary's own closing layout: insert after its last entry.
 		last := l.DictClose
-		for last > l.DictOpen+1 && (m.Src[last-1] == ' ' || m.Src[last-1] == '\n' || m.Src[last-1] == '\t' || m.Src[last-1] == '\r') {
+		for last > l.DictOpen+1 && isBlank(m.Src[last-1]) {
 			last--
 		}
 		e.add(last, last, sep+text)
