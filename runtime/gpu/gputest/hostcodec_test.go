@@ -105,8 +105,6 @@ func testBlocks(rng *rand.Rand) [][32]float32 {
 	return blocks
 }
 
-var codecEnums = map[string]int{"fp": codecFP, "int8": codecInt8, "int6": codecInt6, "int4": codecInt4, "int4r": codecInt4R, "fp8": codecFP8}
-
 func TestHostCodecsMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	blocks := testBlocks(rng)
@@ -120,7 +118,7 @@ func TestHostCodecsMatchReference(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				id := codecEnums[name]
+				id := collective.Spec{Codec: name}.CodecEnum()
 				if got := hostBlockBytes(id, int(dt), cast); got != ref.BlockBytes() {
 					t.Fatalf("%s/%v: %d bytes per block, reference %d", name, dt, got, ref.BlockBytes())
 				}
@@ -163,7 +161,7 @@ func TestHostCodecsMatchGolden(t *testing.T) {
 				continue
 			}
 			s := k.Spec
-			id := codecEnums[s.Codec]
+			id := s.CodecEnum()
 			x := num.Widen(s.DType, k.Inputs[0])
 			bb := hostBlockBytes(id, int(s.DType), s.Cast)
 			for b := 0; b*32 < len(x); b++ {
