@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/passes/topology"
 )
 
@@ -41,15 +42,15 @@ var shapes2D = map[int][2]int{
 	1: {1, 1}, 4: {2, 2}, 8: {2, 4}, 16: {4, 4}, 32: {4, 8}, 64: {8, 8}, 128: {8, 16}, 256: {16, 16},
 }
 
-// Targets lists the TPU targets arc knows, in a stable order.
+// Targets lists the TPU targets arc knows, in the order of passes.TargetNames.
 func Targets() []string {
 	var out []string
-	for _, gen := range []string{"v6e", "v5e"} {
-		for _, n := range []int{1, 4, 8, 16, 32, 64, 128, 256} {
-			out = append(out, fmt.Sprintf("tpu:%s-%d", gen, n))
+	for _, name := range passes.TargetNames() {
+		if strings.HasPrefix(name, "tpu:") {
+			out = append(out, name)
 		}
 	}
-	return append(out, "tpu:v5p-8")
+	return out
 }
 
 // ParseTarget parses a TPU target such as "tpu:v6e-8".
