@@ -22,7 +22,8 @@ func readInput(path string, s stdio) (string, []byte, error) {
 // Paths that are not regular files (/dev/stderr, a pipe) are written directly;
 // a symbolic link is followed, so the link stays and its target is replaced.
 func writeFileAtomic(path string, write func(*os.File) error) error {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+	fi, statErr := os.Stat(path) // follows a link: fi describes its target
+	if statErr == nil && !fi.Mode().IsRegular() {
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
 			return fmt.Errorf("cannot write %s: %v", path, err)
@@ -37,7 +38,7 @@ func writeFileAtomic(path string, write func(*os.File) error) error {
 		path = real
 	}
 	mode := os.FileMode(0o644) // CreateTemp makes 0600: keep what a plain write would give
-	if fi, err := os.Stat(path); err == nil {
+	if statErr == nil {
 		mode = fi.Mode().Perm() // replacing a file keeps its permissions
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
