@@ -62,24 +62,13 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 }
 
 // KernelRows is how many rows kbench prints for a plan: per dtype and power
-// of two from the smallest to the largest size, eager and captured NCCL and
-// each arc lowering asked for.
+// of two from the smallest to the largest size, one per name in its --only.
 func KernelRows(plan Plan) int {
 	sizes := 0
 	for n := plan.Sizes[0]; n <= plan.Sizes[len(plan.Sizes)-1]; n *= 2 {
 		sizes++
 	}
-	per := 0
-	for _, l := range plan.Lowerings {
-		switch l {
-		case "native":
-			per += 2
-		case Auto:
-		default:
-			per++
-		}
-	}
-	return len(plan.DTypes) * sizes * per
+	return len(plan.DTypes) * sizes * len(kernelOnly(plan))
 }
 
 // rowCounter passes kbench's output on and tells progress of each row after
@@ -109,6 +98,21 @@ func (c *rowCounter) Write(p []byte) (int, error) {
 // --min to --max, with its own batch sizes and one warm-up; keepPlanned
 // drops the sizes the plan does not list.
 func kernelArgs(o KernelOptions, plan Plan) []string {
+	args := []string{
+		"--link", o.Link, "--dtypes", strings.Join(plan.DTypes, ","),
+		"--min", strconv.FormatInt(plan.Sizes[0], 10), "--max", strconv.FormatInt(plan.Sizes[len(plan.Sizes)-1], 10),
+		"--reps", strconv.Itoa(plan.Reps), "--only", strings.Join(kernelOnly(plan), ","),
+	}
+	if o.GPUs > 0 {
+		args = append(args, "--world", strconv.Itoa(o.GPUs))
+	}
+	return args
+}
+
+// kernelOnly is kbench's --only for a plan: what it measures per dtype and
+// size. Native is NCCL eager and captured in a CUDA graph; auto is no
+// measurement of its own.
+func kernelOnly(plan Plan) []string {
 	var only []string
 	for _, l := range plan.Lowerings {
 		switch {
@@ -118,15 +122,7 @@ func kernelArgs(o KernelOptions, plan Plan) []string {
 			only = append(only, strings.Replace(l.Key(), ":", "-", 1))
 		}
 	}
-	args := []string{
-		"--link", o.Link, "--dtypes", strings.Join(plan.DTypes, ","),
-		"--min", strconv.FormatInt(plan.Sizes[0], 10), "--max", strconv.FormatInt(plan.Sizes[len(plan.Sizes)-1], 10),
-		"--reps", strconv.Itoa(plan.Reps), "--only", strings.Join(only, ","),
-	}
-	if o.GPUs > 0 {
-		args = append(args, "--world", strconv.Itoa(o.GPUs))
-	}
-	return args
+	return only
 }
 
 // keepPlanned drops measurements of sizes and lowerings the plan does not
