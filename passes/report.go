@@ -59,6 +59,11 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newReport(m, cs, target), nil
+}
+
+// newReport is NewReport for the module's collectives cs.
+func newReport(m *ir.Module, cs []*ir.Collective, target string) *Report {
 	info := m.Info()
 	r := &Report{Target: target, Module: info.Name, Env: map[string]string{}, Collectives: []Row{}}
 	for _, c := range cs {
@@ -95,7 +100,7 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 			r.Collectives = append(r.Collectives, row)
 		}
 	}
-	return r, nil
+	return r
 }
 
 // implicitGroups returns the op's groups, or, for an op that leaves them out

@@ -8,14 +8,11 @@ import (
 // module is reported at its own lines, not at those of a lowered one) and
 // lists its collectives in the report.
 var AnalysePass = Func("analyse", func(s *State) error {
-	if err := Verify(s.Module); err != nil {
-		return err
-	}
-	r, err := NewReport(s.Module, s.Target.Name)
+	cs, err := verify(s.Module)
 	if err != nil {
 		return err
 	}
-	s.Report = r
+	s.Report = newReport(s.Module, cs, s.Target.Name)
 	return nil
 })
 

@@ -21,29 +21,35 @@ var VerifyPass = Func("verify", func(s *State) error {
 // result types as results and as many operand types as operands, and that
 // all-reduces (arc's custom calls included) return the types they take.
 func Verify(m *ir.Module) error {
+	_, err := verify(m)
+	return err
+}
+
+// verify is Verify, returning the module's collectives it read on the way.
+func verify(m *ir.Module) ([]*ir.Collective, error) {
 	v := &verifier{m: m}
 	v.block(m.Body)
 	if v.err != nil {
-		return v.err
+		return nil, v.err
 	}
 	cs, err := m.Collectives()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, c := range cs {
 		if c.Kind != "all_reduce" {
 			continue
 		}
 		if len(c.ResultTypes) != len(c.OperandTypes) {
-			return m.Errorf(int(c.Op.Start), "%s has %d operands but %d results", c.Op.Name, len(c.OperandTypes), len(c.ResultTypes))
+			return nil, m.Errorf(int(c.Op.Start), "%s has %d operands but %d results", c.Op.Name, len(c.OperandTypes), len(c.ResultTypes))
 		}
 		for i := range c.OperandTypes {
 			if c.OperandTypes[i].String() != c.ResultTypes[i].String() {
-				return m.Errorf(int(c.Op.Start), "%s: operand %d is %s but result %d is %s", c.Op.Name, i, c.OperandTypes[i], i, c.ResultTypes[i])
+				return nil, m.Errorf(int(c.Op.Start), "%s: operand %d is %s but result %d is %s", c.Op.Name, i, c.OperandTypes[i], i, c.ResultTypes[i])
 			}
 		}
 	}
-	return nil
+	return cs, nil
 }
 
 type verifier struct {
