@@ -20,8 +20,8 @@ type Spec struct {
 	Cast  bool      // bf16 travels as f16 under the fp codec (see codec.New)
 }
 
-// Algos lists the algorithms.
-func Algos() []string { return []string{"oneshot", "twoshot", "hier"} }
+// Algos lists the algorithms (in arc_algo's order).
+func Algos() []string { return slices.Clone(algoEnum) }
 
 // Worlds lists the world sizes an algorithm supports (nil if unknown).
 func Worlds(algo string) []int {
