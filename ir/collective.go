@@ -121,14 +121,16 @@ func (m *Module) Collective(op *Op) (*Collective, error) {
 
 func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error) {
 	kind := collectiveKind(op.Name)
-	isArcCall := false
-	if kind == "" && (op.Name == "stablehlo.custom_call" || op.Name == "mhlo.custom_call") {
-		if target, _ := m.Attr(op, "call_target_name"); unquote(target) == ArcTarget {
-			kind, isArcCall = "all_reduce", true
-		}
-	}
-	if kind == "" {
+	if kind == "" && op.Name != "stablehlo.custom_call" && op.Name != "mhlo.custom_call" {
 		return nil, nil
+	}
+	attrs := m.Attrs(op)
+	isArcCall := false
+	if kind == "" {
+		if target, _ := attrValue(attrs, "call_target_name"); unquote(target) != ArcTarget {
+			return nil, nil
+		}
+		kind, isArcCall = "all_reduce", true
 	}
 	c := &Collective{Op: op, Kind: kind, Pos: m.Position(int(op.Start)), Channel: -1}
 	errAt := func(format string, args ...any) error {
@@ -165,12 +167,11 @@ func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error
 		return nil, errAt("%d operands but %d operand types", len(c.Operands), len(c.OperandTypes))
 	}
 	if isArcCall {
-		return c, m.readArcCall(c, errAt)
+		return c, readArcCall(c, attrs, errAt)
 	}
 	if kind == "all_reduce" || kind == "reduce_scatter" {
 		c.Reduction = m.reduction(op)
 	}
-	attrs := m.Attrs(op)
 	for _, a := range attrs {
 		switch a.Name {
 		case "replica_groups", "source_target_pairs":
@@ -206,9 +207,10 @@ func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error
 	return c, nil
 }
 
-// readArcCall reads the backend_config of arc's custom call.
-func (m *Module) readArcCall(c *Collective, errAt func(string, ...any) error) error {
-	cfg, ok := m.Attr(c.Op, "backend_config")
+// readArcCall reads the backend_config of arc's custom call, whose
+// attributes are attrs.
+func readArcCall(c *Collective, attrs []Attr, errAt func(string, ...any) error) error {
+	cfg, ok := attrValue(attrs, "backend_config")
 	if !ok || !strings.HasPrefix(cfg, "{") || matching(cfg, 0) != len(cfg)-1 {
 		return errAt("arc's custom call has no backend_config dictionary")
 	}
@@ -216,7 +218,7 @@ func (m *Module) readArcCall(c *Collective, errAt func(string, ...any) error) er
 	for _, e := range parseDict(cfg[1 : len(cfg)-1]) {
 		a.Config[e.Name] = unquote(stripType(e.Value))
 	}
-	for _, attr := range m.Attrs(c.Op) {
+	for _, attr := range attrs {
 		if name, ok := strings.CutPrefix(attr.Name, "arc."); ok {
 			a.Config[name] = unquote(stripType(attr.Value))
 		}
