@@ -114,6 +114,12 @@ func LoadProfile(path string) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseProfile(path, data)
+}
+
+// parseProfile reads and checks the JSON of a profile; path names it in
+// messages.
+func parseProfile(path string, data []byte) (*Profile, error) {
 	var p Profile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields() // a misspelt key would silently change the model

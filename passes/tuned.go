@@ -2,7 +2,6 @@ package passes
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -28,17 +27,14 @@ func tunedProfile(fsys fs.FS, target string) (*Profile, error) {
 	if err != nil {
 		return nil, nil // not measured yet: the estimates stand
 	}
-	var p Profile
-	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, jsonError(tunedFile(target), data, err)
-	}
-	if err := p.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %v", tunedFile(target), err)
+	p, err := parseProfile(tunedFile(target), data)
+	if err != nil {
+		return nil, err
 	}
 	if p.Target != target {
 		return nil, fmt.Errorf("%s: profile is for target %q", tunedFile(target), p.Target)
 	}
-	return &p, nil
+	return p, nil
 }
 
 // withTuned lays the target's measured costs over its estimated profile:
