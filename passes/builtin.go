@@ -227,7 +227,7 @@ func rocmProfile(t Target) *Profile {
 	}
 	m := machine{
 		target: t.Name, linkGBps: 46.5 * scale, pairLinks: true, hbmGBps: 4000 * scale, opsPerUS: 40e6,
-		oneshotLat: 9, twoshotLat: 15, quantLat: 8, nativeLat: 22, nativeEff: 1, codecs: []string{"fp", "int8", "int6", "int4", "int4r", "fp8"},
+		oneshotLat: 9, twoshotLat: 15, quantLat: 8, nativeLat: 22, nativeEff: 1, codecs: allCodecs,
 		worlds: []int{2, 4, 8}, oneshotMax: 8 * mib,
 		source: "QuickReduce published MI300X TP2 times (RCCL and INT4 at 4, 16, 64 MB) and vLLM's _QR_MIN_SIZE thresholds; other sizes, codecs and worlds scaled from link bytes",
 	}
