@@ -37,6 +37,9 @@ type Options struct {
 // Quants lists the values --quant accepts.
 var Quants = []string{"none", "fp8", "int8", "int6", "int4", "int4r"}
 
+// lowerings are the words reports and --force name lowerings with.
+var lowerings = []string{"native", "oneshot", "twoshot", "quickreduce", "lowprec", "ring"}
+
 // Force is a per-row override: --force INDEX=LOWERING[:CODEC].
 type Force struct{ Lowering, Codec string }
 
@@ -48,10 +51,8 @@ func ParseForce(s string) (int, Force, error) {
 		return 0, Force{}, fmt.Errorf("--force %q: want INDEX=LOWERING[:CODEC]", s)
 	}
 	low, codec, _ := strings.Cut(rest, ":")
-	switch low {
-	case "native", "oneshot", "twoshot", "quickreduce", "lowprec", "ring":
-	default:
-		return 0, Force{}, fmt.Errorf("--force %q: unknown lowering %q (native, oneshot, twoshot, quickreduce, lowprec, ring)", s, low)
+	if !slices.Contains(lowerings, low) {
+		return 0, Force{}, fmt.Errorf("--force %q: unknown lowering %q (%s)", s, low, strings.Join(lowerings, ", "))
 	}
 	if codec != "" && !slices.Contains(allCodecs, codec) {
 		return 0, Force{}, fmt.Errorf("--force %q: unknown codec %q (%s)", s, codec, strings.Join(allCodecs, ", "))
