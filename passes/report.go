@@ -210,7 +210,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			reduce = "-"
 		}
 		cells := []string{fmt.Sprint(row.Index), op, fmt.Sprint(row.Line), row.DType, ir.TensorType{Shape: row.Shape}.ShapeString(),
-			HumanBytes(row.Bytes), reduce, fmt.Sprint(row.GroupSize), groupsString(row.Groups)}
+			HumanBytes(row.Bytes), reduce, fmt.Sprint(row.GroupSize), groupsString(shownGroups(row))}
 		if decided {
 			lowering, codec, e := row.Lowering, row.Codec, "-"
 			if lowering == "" {
@@ -371,4 +371,13 @@ var loweringMeaning = map[string]string{
 	"quickreduce": "QuickReduce-style two-shot kernel on ROCm, both phases through the codec shown",
 	"lowprec":     "FP8 two-shot kernel for PCIe machines (TensorRT-LLM's low-precision all-reduce)",
 	"ring":        "XLA's all-reduce over groups reordered as a ring of 1-hop steps on the TPU mesh",
+}
+
+// shownGroups are the groups a table prints: in ring order once a TPU
+// lowering has ordered them.
+func shownGroups(row Row) [][]int64 {
+	if len(row.Ring) > 0 {
+		return row.Ring
+	}
+	return row.Groups
 }
