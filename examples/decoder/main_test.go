@@ -15,21 +15,13 @@ func TestShippedModelCompilesForEveryTarget(t *testing.T) { exampletest.CheckRep
 func TestShippedModelInspect(t *testing.T) { exampletest.CheckInspect(t) }
 
 func TestFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		msg  string
-	}{
-		{[]string{"--heads", "6", "--hidden", "96", "--tp", "4"}, "--heads 6 do not split over --tp 4"},
-		{[]string{"--heads", "5"}, "--hidden 2048 is not a whole number of --heads 5"},
-		{[]string{"--vocab", "1001"}, "--vocab 1001 does not split over --tp 2"},
-		{[]string{"--ffn", "7"}, "--ffn 7 does not split over --tp 2"},
-		{[]string{"--seq", "-1"}, "must be positive"},
-	} {
-		var out, errs bytes.Buffer
-		if code := run(tc.args, &out, &errs); code != 2 || !strings.Contains(errs.String(), tc.msg) {
-			t.Errorf("%q: exit %d, %q; want 2 and %q", tc.args, code, errs.String(), tc.msg)
-		}
-	}
+	exampletest.CheckUsageErrors(t, run, []exampletest.UsageError{
+		{Args: []string{"--heads", "6", "--hidden", "96", "--tp", "4"}, Msg: "--heads 6 do not split over --tp 4"},
+		{Args: []string{"--heads", "5"}, Msg: "--hidden 2048 is not a whole number of --heads 5"},
+		{Args: []string{"--vocab", "1001"}, Msg: "--vocab 1001 does not split over --tp 2"},
+		{Args: []string{"--ffn", "7"}, Msg: "--ffn 7 does not split over --tp 2"},
+		{Args: []string{"--seq", "-1"}, Msg: "must be positive"},
+	})
 }
 
 // TestDumpOnlySizes: the flags shape the program: 3 blocks, 4 heads of 16 over 2 ranks.

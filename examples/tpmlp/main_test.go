@@ -15,18 +15,10 @@ func TestShippedModelCompilesForEveryTarget(t *testing.T) { exampletest.CheckRep
 func TestShippedModelInspect(t *testing.T) { exampletest.CheckInspect(t) }
 
 func TestFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		msg  string
-	}{
-		{[]string{"--ffn", "100", "--tp", "8", "--dump-only", "--dump", "-"}, "--ffn 100 does not split over --tp 8"},
-		{[]string{"--layers", "0"}, "must be positive"},
-	} {
-		var out, errs bytes.Buffer
-		if code := run(tc.args, &out, &errs); code != 2 || !strings.Contains(errs.String(), tc.msg) {
-			t.Errorf("%q: exit %d, %q; want 2 and %q", tc.args, code, errs.String(), tc.msg)
-		}
-	}
+	exampletest.CheckUsageErrors(t, run, []exampletest.UsageError{
+		{Args: []string{"--ffn", "100", "--tp", "8", "--dump-only", "--dump", "-"}, Msg: "--ffn 100 does not split over --tp 8"},
+		{Args: []string{"--layers", "0"}, Msg: "must be positive"},
+	})
 }
 
 // TestDumpOnlySizes: the flags shape the program: 2 blocks of hidden 64 over 4 ranks.

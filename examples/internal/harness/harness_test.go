@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"github.com/arcpass/arc/examples/internal/exampletest"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/spf13/pflag"
@@ -194,15 +194,7 @@ func TestCompareCatchesADifference(t *testing.T) {
 	}
 }
 
-func cpu(t *testing.T) backends.Backend {
-	t.Helper()
-	b, err := simplego.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Finalize)
-	return b
-}
+func cpu(t *testing.T) backends.Backend { return exampletest.CPU(t) }
 
 func TestFindDumps(t *testing.T) {
 	dir := t.TempDir()

@@ -1,11 +1,11 @@
 package megatron
 
 import (
+	"github.com/arcpass/arc/examples/internal/exampletest"
 	"math"
 	"testing"
 
 	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -21,15 +21,7 @@ const (
 
 var xTensor = Tensor{Name: "x", DType: f32, Shape: []int{batch * seq, hidden}, Init: Init{Uniform, math.Sqrt(3)}}
 
-func cpu(t *testing.T) backends.Backend {
-	t.Helper()
-	b, err := simplego.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Finalize)
-	return b
-}
+func cpu(t *testing.T) backends.Backend { return exampletest.CPU(t) }
 
 // rankOutput runs build on one rank's shards of ts (drawn with seed 1, with
 // x's values replaced by xValues when given) on the CPU and returns the output.
