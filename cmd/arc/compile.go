@@ -40,14 +40,9 @@ func runCompile(args []string, io stdio) int {
 	if code, ok := parseFlags(fs, args, io); !ok {
 		return code
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(io.err, "arc compile: want exactly one input FILE (or - for stdin)")
-		return exitUsage
-	}
-	name, src, err := readInput(fs.Arg(0), io)
-	if err != nil {
-		fmt.Fprintf(io.err, "arc: %v\n", err)
-		return exitInput
+	name, src, code, ok := readOneInput(fs, io)
+	if !ok {
+		return code
 	}
 	opt.LibtpuInitArgs = os.Getenv("LIBTPU_INIT_ARGS")
 	opt.PrintTo = io.err

@@ -5,7 +5,25 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/spf13/pflag"
 )
+
+// readOneInput reads the one input FILE a command takes after its flags. When
+// ok is false the command exits with code (2 without exactly one argument, 1
+// when the file cannot be read), the message already printed.
+func readOneInput(fs *pflag.FlagSet, s stdio) (name string, src []byte, code int, ok bool) {
+	if fs.NArg() != 1 {
+		fmt.Fprintf(s.err, "arc %s: want exactly one input FILE (or - for stdin)\n", fs.Name())
+		return "", nil, exitUsage, false
+	}
+	name, src, err := readInput(fs.Arg(0), s)
+	if err != nil {
+		fmt.Fprintf(s.err, "arc: %v\n", err)
+		return "", nil, exitInput, false
+	}
+	return name, src, exitOK, true
+}
 
 // readInput reads FILE, or standard input for "-" (named <stdin> in messages).
 func readInput(path string, s stdio) (string, []byte, error) {

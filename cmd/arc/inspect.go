@@ -22,14 +22,9 @@ func runInspect(args []string, io stdio) int {
 	if code, ok := parseFlags(fs, args, io); !ok {
 		return code
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(io.err, "arc inspect: want exactly one input FILE (or - for stdin)")
-		return exitUsage
-	}
-	name, src, err := readInput(fs.Arg(0), io)
-	if err != nil {
-		fmt.Fprintf(io.err, "arc: %v\n", err)
-		return exitInput
+	name, src, code, ok := readOneInput(fs, io)
+	if !ok {
+		return code
 	}
 	m, err := ir.Parse(name, src)
 	if err != nil {
