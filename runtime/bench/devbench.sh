@@ -45,12 +45,10 @@ export GOMLX_NO_AUTO_INSTALL=1 GOPJRT_CUDA_CHECKS=0
 export NCCL_NVLS_ENABLE=0                            # no NVLink multicast on the lent machines
 export ARC_TIMEOUT_MS=${ARC_TIMEOUT_MS:-20000}       # a stuck arc kernel fails its measurement instead of hanging the run
 export ARC_GPU_LIB=$ROOT/build/libarc_gpu.so ARC_PJRT_PLUGIN=$CUDA_PLUGIN
-# XLA captures runs of kernels in CUDA graphs (command buffers), but not arc's
-# custom calls (traits 0): the control's elementwise kernels would run as one
-# graph while the chain's launch one by one, and the difference would charge
-# those launches to the all-reduce. With command buffers off both launch
-# alike. Set XLA_FLAGS (even empty) to keep XLA's own settings.
-export XLA_FLAGS=${XLA_FLAGS---xla_gpu_enable_command_buffer=}
+# XLA's own settings, as users run it: its command buffers (CUDA graphs)
+# record the fusions and arc's custom calls (command-buffer compatible), not
+# NCCL's all-reduces (XLA leaves collectives out by default). Set XLA_FLAGS
+# to measure other settings (docs/BENCHMARKS.md has a run with them off).
 ARC=${ARC_BIN:-$ROOT/.devbin/bench/arc}
 WORK=$(mktemp -d)
 mkdir -p "$OUT"
@@ -91,7 +89,7 @@ have() { [ -e "$1" ] || { echo "missing $1: $2"; return 1; }; }
   nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
   nvidia-smi topo -m
   "$ARC" version
-  echo "XLA_FLAGS=$XLA_FLAGS"
+  echo "XLA_FLAGS=${XLA_FLAGS-(unset: the defaults of XLA)}"
 } >"$WORK/env.log" 2>&1
 cat "$WORK/env.log"
 
@@ -106,18 +104,7 @@ common=(--sizes "$SIZES" --dtypes "$DTYPES" --chain "$CHAIN" --reps "$REPS" --wa
 host=(--sizes "$HOST_SIZES" --dtypes "$HOST_DTYPES" --chain "$CHAIN" --reps "$REPS" --warmup "$WARMUP" --jobs "$JOBS"
   --link host --lowerings "$HOST_LOWERINGS")
 
-# xla_step NAME LIMIT ARGS...: an XLA-level step; an XLA too new or too old
-# for the flag above rejects it at start-up, and the step runs again without it.
-xla_step() {
-  step "$@" && return 0
-  grep -q "Unknown flag.*xla_gpu_enable_command_buffer" "$WORK/$1.log" || return 1
-  echo "XLA rejects --xla_gpu_enable_command_buffer: measuring with XLA's defaults" | tee -a "$WORK/env.log"
-  export XLA_FLAGS=
-  sed -i "/^$1 /d" "$SUMMARY"
-  step "$@"
-}
-
-xla_step xla-peer 240 "$ARC" bench --level xla --link peer "${common[@]}" --csv "$WORK/xla-peer.csv" --plot "$OUT/xla-peer.png"
+step xla-peer 240 "$ARC" bench --level xla --link peer "${common[@]}" --csv "$WORK/xla-peer.csv" --plot "$OUT/xla-peer.png"
 # A sweep cut short has saved every cell it finished: fit what there is.
 if [ -s "$WORK/xla-peer.csv" ]; then
   step tune-peer 30 "$ARC" tune --from "$WORK/xla-peer.csv" -o "$OUT/cuda-nvlink.json"
@@ -125,14 +112,14 @@ else skip tune-peer "no XLA-level measurements"; fi
 # What auto chooses once the measured profile replaces the estimates (issue 7:
 # never slower than native); its table goes to the log only.
 if [ -s "$OUT/cuda-nvlink.json" ]; then
-  xla_step auto-peer 90 "$ARC" bench --level xla --link peer "${common[@]}" --lowerings native,auto \
+  step auto-peer 90 "$ARC" bench --level xla --link peer "${common[@]}" --lowerings native,auto \
     --profile "$OUT/cuda-nvlink.json"
 else skip auto-peer "no tuned profile"; fi
 if [ -x build/kbench ]; then
   step kernel-peer 90 "$ARC" bench --level kernel --link peer --kbench build/kbench \
     --sizes "$SIZES" --dtypes "$DTYPES" --reps "$REPS" --csv "$WORK/kernel-peer.csv" --plot "$OUT/kernel-peer.png"
 else skip kernel-peer "no build/kbench"; fi
-xla_step xla-host 150 "$ARC" bench --level xla "${host[@]}" --csv "$WORK/xla-host.csv" --plot "$OUT/xla-host.png"
+step xla-host 150 "$ARC" bench --level xla "${host[@]}" --csv "$WORK/xla-host.csv" --plot "$OUT/xla-host.png"
 if [ -s "$WORK/xla-host.csv" ]; then
   step tune-host 30 "$ARC" tune --from "$WORK/xla-host.csv" -o "$OUT/cuda-pcie-nop2p.json"
 else skip tune-host "no host-link measurements"; fi

@@ -51,8 +51,9 @@ arc_xla_error *fail(const arc_xla_api *api, int code, const char *fmt, ...) {
 }
 
 // The registration handshake: XLA asks which FFI API version the handler was
-// built against and which traits it has. Traits stay 0: arc's kernels must not
-// be captured into a command buffer unless they are known to be graph-safe.
+// built against and which traits it has. arc's kernels are graph-safe (their
+// epochs live on the device; docs/KERNELS.md), so XLA may record the call into
+// its command buffers (CUDA graphs), which takes the launch cost off each call.
 bool answer_metadata(arc_xla_call_frame *frame) {
   arc_xla_extension *ext = frame->extension_start;
   if (ext == nullptr || ext->type != ARC_XLA_EXTENSION_METADATA) return false;
@@ -63,7 +64,7 @@ bool answer_metadata(arc_xla_call_frame *frame) {
     m->api_version.extension_start = nullptr;
     m->api_version.major_version = ARC_XLA_API_MAJOR;
     m->api_version.minor_version = ARC_XLA_API_MINOR;
-    m->traits = 0;
+    m->traits = ARC_XLA_TRAIT_COMMAND_BUFFER_COMPATIBLE;
   }
   return true;
 }

@@ -24,6 +24,8 @@ typedef struct arc_xla_context arc_xla_context;
 
 enum { ARC_XLA_EXTENSION_METADATA = 1 };
 enum { ARC_XLA_STAGE_EXECUTE = 3 };
+/* XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE: XLA may record the call into a CUDA graph */
+enum { ARC_XLA_TRAIT_COMMAND_BUFFER_COMPATIBLE = 1 };
 enum { ARC_XLA_ARG_BUFFER = 1, ARC_XLA_RET_BUFFER = 1 };
 enum { ARC_XLA_ATTR_ARRAY = 1, ARC_XLA_ATTR_DICTIONARY = 2, ARC_XLA_ATTR_SCALAR = 3, ARC_XLA_ATTR_STRING = 4 };
 

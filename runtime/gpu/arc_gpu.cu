@@ -18,6 +18,7 @@ struct arc_comm {
   size_t max_bytes;
   int grid; /* blocks per rank: every rank's blocks fit on its device at once */
   uint64_t timeout_ns;
+  int nowait;    /* ARC_DEBUG_NOWAIT */
   int dev[ARC_MAX_WORLD];
   char *x[ARC_MAX_WORLD];     /* exchange memory (device, or mapped host) */
   uint32_t *f[ARC_MAX_WORLD]; /* flags (device, or mapped host) */
@@ -177,6 +178,20 @@ static void free_comm(arc_comm *c) {
   delete c;
 }
 
+/* Zeroes device memory on a private non-blocking stream: a synchronous
+ * memset runs on the legacy stream, which would break a caller's graph
+ * capture (XLA may first call arc while it records a command buffer). */
+static int zero_device(void *p, size_t bytes) {
+  gpuStream_t s;
+  CHECK(gpuStreamCreateWithFlags(&s, gpuStreamNonBlocking));
+  gpuError_t err = gpuMemsetAsync(p, 0, bytes, s);
+  gpuError_t sync = gpuStreamSynchronize(s);
+  (void)gpuStreamDestroy(s);
+  CHECK(err);
+  CHECK(sync);
+  return ARC_OK;
+}
+
 /* Allocates rank r's memory: exchange and flags where peers reach them,
  * epochs and status on its own device. */
 static int alloc_rank(arc_comm *c, int r, uint64_t xbytes, uint64_t nflags) {
@@ -200,16 +215,17 @@ static int alloc_rank(arc_comm *c, int r, uint64_t xbytes, uint64_t nflags) {
     c->x[r] = (char *)p;
     CHECK(gpuMalloc(&p, fbytes));
     c->f[r] = (uint32_t *)p;
-    CHECK(gpuMemset(p, 0, fbytes));
+    int rc = zero_device(p, fbytes);
+    if (rc != ARC_OK) return rc;
   }
   void *p = nullptr;
   CHECK(gpuMalloc(&p, (size_t)c->grid * sizeof(uint32_t)));
   c->epochs[r] = (uint32_t *)p;
-  CHECK(gpuMemset(p, 0, (size_t)c->grid * sizeof(uint32_t)));
+  int rc = zero_device(p, (size_t)c->grid * sizeof(uint32_t));
+  if (rc != ARC_OK) return rc;
   CHECK(gpuMalloc(&p, sizeof(uint32_t)));
   c->status[r] = (uint32_t *)p;
-  CHECK(gpuMemset(p, 0, sizeof(uint32_t)));
-  return ARC_OK;
+  return zero_device(p, sizeof(uint32_t));
 }
 
 /* Loads every kernel on dev now. With lazy loading (CUDA's default), a
@@ -254,6 +270,8 @@ static int create(arc_comm *c, const int *devices) {
   if (c->grid < 1) return fail(ARC_ERR_UNSUPPORTED, "more ranks on one device than it has multiprocessors");
   const char *t = getenv("ARC_TIMEOUT_MS");
   c->timeout_ns = t ? (uint64_t)strtoull(t, nullptr, 10) * 1000000ull : 0;
+  const char *nw = getenv("ARC_DEBUG_NOWAIT");
+  c->nowait = nw != nullptr && nw[0] == '1';
 
   if (c->link == ARC_LINK_PEER) {
     for (int r = 0; r < c->world; r++)
@@ -292,7 +310,12 @@ extern "C" int arc_comm_create(arc_comm **comm, const int *devices, int ndevices
   c->world = ndevices;
   c->link = link;
   c->max_bytes = max_bytes ? max_bytes : (size_t)256 << 20;
+  /* A caller may be capturing a graph on this thread (XLA records arc's
+   * custom call into its command buffers): allocate outside that capture. */
+  gpuStreamCaptureMode mode = gpuStreamCaptureModeRelaxed;
+  (void)gpuThreadExchangeStreamCaptureMode(&mode);
   int rc = create(c, devices);
+  (void)gpuThreadExchangeStreamCaptureMode(&mode);
   if (rc != ARC_OK) {
     std::string msg = last_error;
     free_comm(c);
@@ -367,6 +390,7 @@ extern "C" int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out
   a.grid = comm->grid;
   a.vec = ((uintptr_t)in % 16 == 0) && ((uintptr_t)out % 16 == 0);
   a.timeout_ns = comm->timeout_ns;
+  a.nowait = comm->nowait;
   a.epochs = comm->epochs[rank];
   a.status = comm->status[rank];
   for (int r = 0; r < W; r++) {

@@ -33,6 +33,7 @@ struct KernelArgs {
   int grid; /* the communicator's blocks per rank: the stride of region and flag slots */
   int vec;  /* in and out are 16-byte aligned */
   uint64_t timeout_ns; /* 0: wait for peers forever */
+  int nowait;          /* profiling only: never wait for a peer (ARC_DEBUG_NOWAIT; results are wrong) */
   uint32_t *epochs;    /* this rank's per-block call counters */
   uint32_t *status;    /* this rank's error word: 1 after a timeout */
   char *x[ARC_MAX_WORLD];     /* every rank's exchange memory */

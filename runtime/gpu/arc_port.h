@@ -3,7 +3,7 @@
  *
  * - ARC_CUDA / ARC_HIP / ARC_HOST tell which compiler is reading.
  * - Runtime API: gpu* names map to cuda* or hip*.
- * - Device helpers: release/acquire at system scope, a system fence, 4-lane
+ * - Device helpers: release/acquire at system scope, 4-lane
  *   shuffles, cache-bypassing loads of exchange buffers, IEEE f32 arithmetic
  *   (no contraction: docs/FORMATS.md) and the f16/bf16 conversions.
  * Under ARC_HOST the arithmetic and conversions compile for the CPU, so the
@@ -82,6 +82,10 @@ typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuStreamSynchronize cudaStreamSynchronize
 #define gpuStreamBeginCapture cudaStreamBeginCapture
 #define gpuStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
+#define gpuStreamCaptureModeRelaxed cudaStreamCaptureModeRelaxed
+#define gpuStreamCaptureMode cudaStreamCaptureMode
+#define gpuThreadExchangeStreamCaptureMode cudaThreadExchangeStreamCaptureMode
+#define gpuMemsetAsync cudaMemsetAsync
 #define gpuStreamEndCapture cudaStreamEndCapture
 #define gpuGraphInstantiateWithFlags cudaGraphInstantiateWithFlags
 #define gpuGraphLaunch cudaGraphLaunch
@@ -126,6 +130,10 @@ typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuStreamSynchronize hipStreamSynchronize
 #define gpuStreamBeginCapture hipStreamBeginCapture
 #define gpuStreamCaptureModeThreadLocal hipStreamCaptureModeThreadLocal
+#define gpuStreamCaptureModeRelaxed hipStreamCaptureModeRelaxed
+#define gpuStreamCaptureMode hipStreamCaptureMode
+#define gpuThreadExchangeStreamCaptureMode hipThreadExchangeStreamCaptureMode
+#define gpuMemsetAsync hipMemsetAsync
 #define gpuStreamEndCapture hipStreamEndCapture
 #define gpuGraphInstantiateWithFlags hipGraphInstantiateWithFlags
 #define gpuGraphLaunch hipGraphLaunch
@@ -226,7 +234,6 @@ ARC_D uint32_t ld_acquire_sys(const uint32_t *p) {
 ARC_D void st_release_sys(uint32_t *p, uint32_t v) {
   asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
-ARC_D void fence_sys() { __threadfence_system(); }
 ARC_D float shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 ARC_D uint32_t shfl_xor(uint32_t v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 /* Exchange buffers are written by other GPUs: read them past L1 (and past
@@ -248,7 +255,6 @@ ARC_D uint32_t ld_acquire_sys(const uint32_t *p) {
 ARC_D void st_release_sys(uint32_t *p, uint32_t v) {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
 }
-ARC_D void fence_sys() { __threadfence_system(); }
 ARC_D float shfl_xor(float v, int m) { return __shfl_xor(v, m, 4); }
 ARC_D uint32_t shfl_xor(uint32_t v, int m) { return __shfl_xor(v, m, 4); }
 /* Plain loads: the acquire before them orders them, and host memory mapped

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "arc_ffi.h"
+#include "arc_ffi_abi.h"
 #include "pjrt_abi.h"
 #include "subprocess.h"
 
@@ -229,7 +230,7 @@ static char *register_handlers(proxy *p) {
       .function_name_size = strlen(ARC_FFI_ALLREDUCE_TARGET),
       .api_version = 1, /* typed FFI */
       .handler_execute = handler,
-      .traits = 0,
+      .traits = ARC_XLA_TRAIT_COMMAND_BUFFER_COMPATIBLE, /* as the handler answers XLA's handshake */
   };
   arc_pjrt_error *e = ext->custom_call(&a);
   if (e == NULL) return NULL;
@@ -360,7 +361,13 @@ static arc_pjrt_error *proxy_compile(proxy *p, arc_pjrt_compile_args *args) {
   char *out = transform(p, n, prog->code, prog->code_size, &size, &err);
   if (out == NULL) {
     dump(p, n, "error.txt", err, strlen(err));
-    if (!p->cfg.fallback_native) return new_error(ARC_PJRT_INVALID_ARGUMENT, arc_strdupf("arc: %s", err));
+    if (!p->cfg.fallback_native) {
+      /* Also on stderr: a client may lose the error (JAX 0.11 crashed on one). */
+      fprintf(stderr, "arc: %s\n", err);
+      arc_pjrt_error *e = new_error(ARC_PJRT_INVALID_ARGUMENT, arc_strdupf("arc: %s", err));
+      free(err);
+      return e;
+    }
     fprintf(stderr, "arc: %s; compiling the program unmodified (ARC_FALLBACK=native)\n", err);
     free(err);
     return p->real->client_compile(args);

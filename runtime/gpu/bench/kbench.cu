@@ -10,7 +10,9 @@
  *
  * Lowerings: nccl (eager launches, as nccl-tests), nccl-graph (the same calls
  * captured in a CUDA graph, when NCCL allows it), oneshot, twoshot-<codec>,
- * hier-<codec>. arc's calls are timed in a captured graph of K calls per rank.
+ * hier-<codec> (--only lists those to run; without nccl, NCCL is not run, as
+ * under ncu, which serializes kernels and would hang NCCL's). arc's calls are
+ * timed in a captured graph of K calls per rank.
  * us is the median over --reps repetitions of (the slowest rank's CUDA-event
  * time for K calls) / K. algbw = bytes / us, busbw = algbw * 2(W-1)/W (as
  * nccl-tests), vs_nccl = the faster NCCL mode's time / this time.
@@ -277,16 +279,17 @@ int main(int argc, char **argv) {
     for (size_t bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
       size_t count = bytes / es;
       int k = Bench::batch(bytes);
-      double eager = b.nccl_eager(count, nt, k);
+      /* --only without nccl skips NCCL (ncu serializes kernels: NCCL's would hang) */
+      double eager = wanted("nccl") ? b.nccl_eager(count, nt, k) : -1;
       double graph = wanted("nccl-graph") ? b.nccl_graph(count, nt, k) : -1;
-      double best = graph > 0 ? std::min(eager, graph) : eager;
+      double best = graph > 0 && eager > 0 ? std::min(eager, graph) : graph > 0 ? graph : eager;
       auto row = [&](const std::string &name, const char *mode, double us) {
         double algbw = bytes / us / 1e3; /* GB/s */
         printf("%s,%d,%s,%zu,%s,%s,%.2f,%.1f,%.1f,%.3f\n", link.c_str(), w, dt.c_str(), bytes, name.c_str(), mode, us, algbw,
-               algbw * bus, best / us);
+               algbw * bus, best > 0 ? best / us : 0.0);
         fflush(stdout);
       };
-      row("nccl", "eager", eager);
+      if (eager > 0) row("nccl", "eager", eager);
       if (graph > 0) row("nccl-graph", "graph", graph);
       for (const Lowering &l : lows)
         if (wanted(l.name)) row(l.name, "graph", b.arc(count, dtype, l, k));

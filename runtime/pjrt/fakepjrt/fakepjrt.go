@@ -168,7 +168,7 @@ func number(path string) int {
 // all-reduce handler correctly: typed FFI (api_version 1), the args struct of
 // the extension's version 3 (68 bytes), and a handler that answers XLA's
 // metadata handshake with FFI API 0.1 and no traits.
-const WantRegistration = "register name=arc_allreduce api_version=1 struct_size=68 execute=set metadata=0.1 traits=0 error=no"
+const WantRegistration = "register name=arc_allreduce api_version=1 struct_size=68 execute=set metadata=0.1 traits=1 error=no"
 
 // Dumps returns the names of the files in an ARC_DUMP_DIR, sorted.
 func Dumps(t testing.TB, dir string) []string {

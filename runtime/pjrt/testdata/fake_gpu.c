@@ -1,6 +1,6 @@
 /* fake_gpu.c: stands in for libarc_gpu.so in arc's CPU tests.
  *
- * arc_ffi_allreduce answers XLA's metadata handshake (FFI API 0.1, traits 0)
+ * arc_ffi_allreduce answers XLA's metadata handshake (FFI API 0.1, traits 1: command-buffer compatible)
  * and nothing else. arc_detect_link reports the topology in $FAKE_GPU_LINK,
  * "devices,peer,nvlink,arch" (for example "2,1,1,sm_90"), or fails when it is
  * "fail".
@@ -41,7 +41,7 @@ struct XLA_FFI_Error *arc_ffi_allreduce(struct XLA_FFI_CallFrame *frame) {
   metadata *m = ((metadata_ext *)e)->metadata;
   m->api_version.major = 0;
   m->api_version.minor = 1;
-  m->traits = 0;
+  m->traits = 1;
   return NULL;
 }
 

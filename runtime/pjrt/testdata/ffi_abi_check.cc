@@ -51,6 +51,8 @@ static_assert(ARC_XLA_STRUCT_SIZE(arc_xla_metadata, traits) <= XLA_FFI_Metadata_
 static_assert(sizeof(XLA_FFI_Scalar) == sizeof(arc_xla_scalar) && sizeof(XLA_FFI_Array) == sizeof(arc_xla_array),
               "attribute values");
 static_assert(int(XLA_FFI_Extension_Metadata) == ARC_XLA_EXTENSION_METADATA, "metadata extension");
+static_assert(int(XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE) == ARC_XLA_TRAIT_COMMAND_BUFFER_COMPATIBLE,
+              "command-buffer trait");
 static_assert(int(XLA_FFI_ExecutionStage_EXECUTE) == ARC_XLA_STAGE_EXECUTE, "execute stage");
 static_assert(int(XLA_FFI_AttrType_STRING) == ARC_XLA_ATTR_STRING && int(XLA_FFI_AttrType_ARRAY) == ARC_XLA_ATTR_ARRAY &&
                   int(XLA_FFI_AttrType_SCALAR) == ARC_XLA_ATTR_SCALAR,
