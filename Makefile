@@ -33,7 +33,7 @@ PJRT_SRC := runtime/pjrt/standalone.c runtime/pjrt/proxy.c runtime/pjrt/subproce
 plugin: build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py
 	$(GO) build -trimpath -ldflags='-s -w' -o build/arc ./cmd/arc
 
-build/pjrt_c_api_arc_plugin.so: $(PJRT_SRC) runtime/pjrt/*.h runtime/gpu/arc_ffi.h
+build/pjrt_c_api_arc_plugin.so: $(PJRT_SRC) runtime/pjrt/*.h runtime/gpu/arc_ffi.h runtime/gpu/arc_ffi_abi.h
 	@mkdir -p build
 	gcc -std=gnu11 -O2 -Wall -shared -fPIC -fvisibility=hidden -Iruntime/gpu -o $@ $(PJRT_SRC) -ldl -lpthread
 
@@ -95,12 +95,26 @@ build/hip/%.s: runtime/gpu/% $(GPU_HDRS)
 	@mkdir -p $(@D)
 	@$(HIPCXX) $(HIP_FLAGS) -o $@ $<
 
-device-bin:
+# device-bin (here): what device-test carries to the GPU machine, which has
+# no Go: the kernel tests and runtime-devbin's programs, all in .devbin/.
+device-bin: runtime-devbin
 	@mkdir -p .devbin
 	$(GO) test -c -o .devbin/gputest.test ./runtime/gpu/gputest
 
-# device-test: run from the repository root; the log goes to $OUT (or build/).
+# device-test (GPU machine, one call, from the repository root): the kernels
+# against the Go reference (device-test-kernels), then issue 6's runtime
+# acceptance (runtime/pjrt/devtest/run.sh: ABI, gomlx graphs through both
+# proxy forms at 16 B, 4 KB, 4 MB and 256 MB, gomlx's TestCollective, JAX).
+# Logs go to $OUT (or build/); DEVTEST_ARGS overrides the graphs' flags.
 device-test: build/libarc_gpu.so
+	@$(MAKE) --no-print-directory device-test-kernels; k=$$?; \
+	OUT=$${OUT:-$(CURDIR)/build}/runtime DEVTEST_ARGS="$${DEVTEST_ARGS:--sizes 16,4096,4194304,268435456}" \
+		bash runtime/pjrt/devtest/run.sh; r=$$?; \
+	exit $$(( k != 0 || r != 0 ))
+
+.PHONY: device-test-kernels
+# device-test-kernels: the kernels alone (.devbin/gputest.test).
+device-test-kernels: build/libarc_gpu.so
 	@log=$${OUT:-$(CURDIR)/build}/device-test.log; mkdir -p $$(dirname $$log); \
 	cd runtime/gpu/gputest && ARC_GPU_LIB=$(CURDIR)/build/libarc_gpu.so ARC_TIMEOUT_MS=$${ARC_TIMEOUT_MS:-10000} \
 		$(CURDIR)/.devbin/gputest.test -test.v -test.timeout $${GPUTEST_TIMEOUT:-9m} >$$log 2>&1; rc=$$?; \

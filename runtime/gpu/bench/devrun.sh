@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # devrun.sh: one session on the GPU machine for runtime/gpu, from the
-# repository root: build (make gpu), test (make device-test, which needs
+# repository root: build (make gpu), test (make device-test-kernels, which needs
 # .devbin/gputest.test from `make device-bin` here), benchmark (kbench over
 # peer access, then host-staged against NCCL with P2P off). Logs and CSVs go
 # to $OUT (the device tool's folder) or build/devrun; a short summary is
@@ -34,7 +34,7 @@ echo "devrun: build $((SECONDS - t0)) s"
 
 if [ "$what" != bench ]; then
   t0=$SECONDS
-  ARC_TIMEOUT_MS=3000 GPUTEST_TIMEOUT=270s make --no-print-directory device-test
+  ARC_TIMEOUT_MS=3000 GPUTEST_TIMEOUT=270s make --no-print-directory device-test-kernels
   echo "devrun: tests $((SECONDS - t0)) s"
 fi
 

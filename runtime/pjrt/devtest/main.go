@@ -18,10 +18,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/arcpass/arc/runtime/arcgomlx"
@@ -203,16 +205,12 @@ func (c testCase) check(backend backends.Backend) (ran string, err error) {
 	}
 
 	// inputs[op][rank]; gomlx takes device 0's parameters, then device 1's.
-	rng := rand.New(rand.NewPCG(uint64(c.bytes), uint64(c.operands)<<8|uint64(c.dtype)))
 	inputs := make([][][]byte, c.operands)
 	var feed []any
 	for op := range inputs {
-		for range world {
-			v := make([]float32, elems)
-			for i := range v {
-				v[i] = float32(rng.NormFloat64())
-			}
-			inputs[op] = append(inputs[op], num.Narrow(c.dtype, v))
+		for rank := range world {
+			seed := uint64(c.bytes)<<16 ^ uint64(c.operands)<<12 ^ uint64(c.dtype)<<8 ^ uint64(op)<<4 ^ uint64(rank)
+			inputs[op] = append(inputs[op], randomInput(c.dtype, elems, seed))
 		}
 	}
 	for rank := range world {
@@ -241,6 +239,35 @@ func (c testCase) check(backend backends.Backend) (ran string, err error) {
 		used = append(used, specs[op].String())
 	}
 	return "bit-exact, ranks agree: " + strings.Join(used, " "), nil
+}
+
+// randomInput draws elems values from N(0,1) narrowed to d, in chunks of
+// 1 Mi values drawn in parallel, each from a generator seeded by the chunk's
+// place: the values depend on seed alone, not on the number of CPUs, and a
+// 256 MB operand takes a fraction of a second instead of seconds.
+func randomInput(d num.DType, elems int, seed uint64) []byte {
+	const chunk = 1 << 20
+	out := make([]byte, elems*d.Size())
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for lo := range work {
+				rng := rand.New(rand.NewPCG(seed, uint64(lo)))
+				v := make([]float32, min(chunk, elems-lo))
+				for i := range v {
+					v[i] = float32(rng.NormFloat64())
+				}
+				num.NarrowTo(out[lo*d.Size():(lo+len(v))*d.Size()], d, v)
+			}
+		})
+	}
+	for lo := 0; lo < elems; lo += chunk {
+		work <- lo
+	}
+	close(work)
+	wg.Wait()
+	return out
 }
 
 func tensorOf(d num.DType, elems int, data []byte) *tensors.Tensor {
@@ -317,16 +344,30 @@ func specsOf(before, after string, d num.DType, world int) ([]collective.Spec, e
 	return specs, nil
 }
 
+// forwarded is the command line a child gets: the parent's flags without
+// those -all expands (-all, -configs, -forms, -operands), each dropped with
+// its value, whether written "-configs x" or "-configs=x".
+func forwarded(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		switch name {
+		case "all":
+		case "configs", "forms", "operands":
+			if !hasValue {
+				i++ // the value is the next argument
+			}
+		default:
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
+
 // runAll runs each (form, config, operand count) in a child process and
 // totals the results.
 func runAll(forms, only, ops string, args []string) int {
-	var childArgs []string
-	for _, a := range args {
-		name := strings.SplitN(strings.TrimLeft(a, "-"), "=", 2)[0]
-		if name != "all" && name != "configs" && name != "forms" && name != "operands" {
-			childArgs = append(childArgs, a)
-		}
-	}
+	childArgs := forwarded(args)
 	passed, failed := 0, 0
 	for _, form := range strings.Split(forms, ",") {
 		for _, cfg := range configs {

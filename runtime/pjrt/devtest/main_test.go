@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"math"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/arcpass/arc"
@@ -46,5 +50,49 @@ func TestSpecsOfLoweredPrograms(t *testing.T) {
 				t.Errorf("%s: operand %d runs %+v, want %+v", tc.lowering, i, s, tc.want)
 			}
 		}
+	}
+}
+
+// TestForwardedFlags: a child gets the parent's flags minus those -all
+// expands, each with its value in either spelling, so a later flag (-sizes)
+// still parses (a stray value once ended the child's flags early).
+func TestForwardedFlags(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"-all -forms standalone -configs a,b -sizes 16,4096", "-sizes 16,4096"},
+		{"-all=true -forms=inprocess -operands=1,3 -dump d -sizes=16", "-dump d -sizes=16"},
+		{"--configs x --plugin p.so", "--plugin p.so"},
+		{"-standalone s.so -gpu-lib l.so", "-standalone s.so -gpu-lib l.so"},
+		{"-configs", ""},
+	} {
+		got := strings.Join(forwarded(strings.Fields(tc.in)), " ")
+		if got != tc.want {
+			t.Errorf("forwarded(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestRandomInputIsDeterministic: the inputs depend on the seed alone (not on
+// how many goroutines drew them), fill the whole buffer, and look like N(0,1).
+func TestRandomInputIsDeterministic(t *testing.T) {
+	const elems = 3<<20 + 5 // a short last chunk
+	a := randomInput(num.F32, elems, 7)
+	prev := runtime.GOMAXPROCS(1)
+	b := randomInput(num.F32, elems, 7)
+	runtime.GOMAXPROCS(prev)
+	if !bytes.Equal(a, b) {
+		t.Fatal("randomInput depends on GOMAXPROCS")
+	}
+	if bytes.Equal(a, randomInput(num.F32, elems, 8)) {
+		t.Fatal("randomInput ignores its seed")
+	}
+	v := num.Widen(num.F32, a)
+	var sum, sq float64
+	for _, x := range v {
+		sum += float64(x)
+		sq += float64(x) * float64(x)
+	}
+	mean, variance := sum/elems, sq/elems
+	if math.Abs(mean) > 0.01 || math.Abs(variance-1) > 0.01 || v[elems-1] == 0 {
+		t.Fatalf("mean %.4f, variance %.4f, last %v: not N(0,1) throughout", mean, variance, v[elems-1])
 	}
 }
