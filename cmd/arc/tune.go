@@ -32,14 +32,15 @@ func runTune(args []string, io stdio) int {
 	fs.StringVarP(&out, "output", "o", "-", "write the profile to `FILE.json` (- for stdout)")
 	fs.StringVar(&from, "from", "", "fit measurements `arc bench --csv` wrote (`FILE.csv`) instead of measuring")
 	fs.StringVar(&csvPath, "csv", "", "also write the measurements to `FILE.csv`")
-	fs.Float64Var(&margin, "margin", 0.05, "a lowering must beat native by this fraction to be allowed at a size")
+	fs.Float64Var(&margin, "margin", 0.05, "a lowering must beat native (and a two-shot one oneshot) by this fraction to be allowed at a size")
 	fs.Usage = func() {
 		fmt.Fprintln(io.err, "usage: arc tune [flags]")
 		fmt.Fprint(io.err, `
 Runs arc bench's sweep (or reads one with --from) and writes a cost profile:
 per world, dtype and lowering, the measured points [bytes, us], a latency and
-bandwidth fitted to them, and the sizes where the lowering beats native
-(min_bytes/max_bytes; off where it never does). arc compile --profile and the
+bandwidth fitted to them, and the sizes where the lowering beats native by
+--margin (min_bytes/max_bytes; off where it never does); a two-shot lowering
+must beat oneshot by the margin too. arc compile --profile and the
 runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
 `)
 		fs.PrintDefaults()
@@ -135,7 +136,7 @@ func readMeasurements(path string, fs *pflag.FlagSet, f *sweepFlags) ([]bench.Re
 func writeProfileSummary(w io.Writer, p *passes.Profile) {
 	fmt.Fprintf(w, "profile for %s (%s)\n", p.Target, p.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "world\tdtype\tlowering\tbeats native\tlatency us\tGB/s")
+	fmt.Fprintln(tw, "world\tdtype\tlowering\tallowed at\tlatency us\tGB/s")
 	for _, world := range slices.Sorted(maps.Keys(p.Costs)) {
 		for _, dt := range slices.Sorted(maps.Keys(p.Costs[world])) {
 			for _, key := range slices.Sorted(maps.Keys(p.Costs[world][dt])) {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/arcpass/arc/passes"
 )
@@ -21,7 +22,8 @@ const minUS = 0.05
 // dtype and lowering measured (auto aside), the measured points and a fitted
 // latency and bandwidth; and for every lowering other than native, the
 // range of sizes where it beat native by more than margin (0.05: 5%) as
-// MinBytes/MaxBytes, or Off when it never did. Failed measurements are left
+// MinBytes/MaxBytes, or Off when it never did; a two-shot lowering starts no
+// earlier than where it beats oneshot by margin too. Failed measurements are left
 // out; where native failed, the lowerings are compared with native
 // interpolated between the sizes it was measured at.
 func Fit(rs []Result, target, source string, margin float64) (*passes.Profile, error) {
@@ -57,6 +59,7 @@ func Fit(rs []Result, target, source string, margin float64) (*passes.Profile, e
 			}
 			costs[k] = c
 		}
+		startWhereTwoShotOvertakesOneShot(costs, margin)
 		w := strconv.Itoa(g.world)
 		if p.Costs[w] == nil {
 			p.Costs[w] = map[string]map[string]passes.Cost{}
@@ -67,6 +70,30 @@ func Fit(rs []Result, target, source string, margin float64) (*passes.Profile, e
 		return nil, fmt.Errorf("no measurement of native to fit a profile against")
 	}
 	return p, p.Check()
+}
+
+// startWhereTwoShotOvertakesOneShot raises each two-shot lowering's
+// smallest size to where it beats oneshot, measured in the same sweep, by
+// margin too, and turns it off where it never does. Below that size both move
+// the same bytes at two ranks and two-shot waits twice; their samples differ
+// by less than their spread, so a noisy point would otherwise choose two-shot,
+// or under --quant a lossy codec, where oneshot is as fast.
+func startWhereTwoShotOvertakesOneShot(costs map[string]passes.Cost, margin float64) {
+	one, ok := costs["oneshot"]
+	if !ok {
+		return
+	}
+	for k, c := range costs {
+		if !strings.HasPrefix(k, "twoshot:") || c.Off {
+			continue
+		}
+		if lo, _, off := winningRange(c.Points, one.Points, margin); off {
+			c.Off, c.MinBytes, c.MaxBytes = true, 0, 0
+		} else {
+			c.MinBytes = max(c.MinBytes, lo)
+		}
+		costs[k] = c
+	}
 }
 
 // dedupe keeps the first point of each size (sorted input).
