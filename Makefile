@@ -101,11 +101,12 @@ device-bin: runtime-devbin
 	@mkdir -p .devbin
 	$(GO) test -c -o .devbin/gputest.test ./runtime/gpu/gputest
 
-# device-test (GPU machine, one call, from the repository root): the kernels
-# against the Go reference (device-test-kernels), then issue 6's runtime
-# acceptance (runtime/pjrt/devtest/run.sh: ABI, gomlx graphs through both
-# proxy forms at 16 B, 4 KB, 4 MB and 256 MB, gomlx's TestCollective, JAX).
-# Logs go to $OUT (or build/); DEVTEST_ARGS overrides the graphs' flags.
+# device-test (GPU machine, from the repository root): the kernels against
+# the Go reference (device-test-kernels), then issue 6's runtime acceptance
+# (runtime/pjrt/devtest/run.sh: ABI, gomlx graphs through both proxy forms at
+# 16 B, 4 KB, 4 MB and 256 MB, gomlx's TestCollective, JAX). Logs go to $OUT
+# (or build/); DEVTEST_ARGS overrides the graphs' flags (-forms, -configs split
+# the matrix over several device calls: docs/RUNTIME.md).
 device-test: build/libarc_gpu.so
 	@$(MAKE) --no-print-directory device-test-kernels; k=$$?; \
 	OUT=$${OUT:-$(CURDIR)/build}/runtime DEVTEST_ARGS="$${DEVTEST_ARGS:--sizes 16,4096,4194304,268435456}" \
