@@ -253,6 +253,10 @@ ARC_D uint32_t ld_acquire_sys(const uint32_t *p) {
   return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 ARC_D void st_release_sys(uint32_t *p, uint32_t v) {
+  /* The CUDA path releases a block's stores with the release store alone
+   * (measured on H200: docs/KERNELS.md). These kernels have never run on an
+   * AMD GPU, so HIP keeps the full system fence before it. */
+  __threadfence_system();
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 ARC_D float shfl_xor(float v, int m) { return __shfl_xor(v, m, 4); }
