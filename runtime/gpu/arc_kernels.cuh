@@ -390,9 +390,10 @@ ARC_D void wait_all(const KernelArgs &a, const uint32_t *flags, int count, int s
 
 /* Post epoch e at *f after the block's stores. The block's barrier before
  * the call orders the other threads' stores before this thread's release at
- * system scope (the PTX memory model's causality order is transitive), so no
- * separate __threadfence_system() is needed; dropping it took oneshot at 4 KB
- * from 4.5 to 3.9 us and twoshot fp at 64 MB from 212 to 203 us (docs/KERNELS.md). */
+ * system scope (the PTX memory model's causality order is transitive), so
+ * CUDA needs no separate __threadfence_system(); dropping it took oneshot at
+ * 4 KB from 4.5 to 3.9 us and twoshot fp at 64 MB from 212 to 206 us
+ * (docs/KERNELS.md). HIP keeps one in st_release_sys (arc_port.h). */
 ARC_D void release(uint32_t *f, uint32_t e) { st_release_sys(f, e); }
 
 /* ---- oneshot: push the raw input to every peer, reduce all in rank order ---- */
