@@ -28,7 +28,7 @@ type Options struct {
 	CastBF16 bool     // send bf16 as fp16 where the codec works in fp16 (ROCm)
 	MinBytes int64    // all-reduces smaller than this stay native (0: no bound)
 	MaxBytes int64    // all-reduces larger than this stay native (0: no bound)
-	Force    []string // per-row overrides, "INDEX=LOWERING[:CODEC]"
+	Force    []string // per-row overrides, "INDEX=LOWERING[:CODEC]" or "all=LOWERING[:CODEC]"
 	// LibtpuInitArgs is the user's LIBTPU_INIT_ARGS, which TPU targets extend.
 	LibtpuInitArgs string
 

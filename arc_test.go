@@ -329,3 +329,39 @@ func TestCompileReportsInputErrorsWhereTheyAre(t *testing.T) {
 		}
 	}
 }
+
+// TestForceAll: --force all=LOWERING lowers every all-reduce it can that way
+// and leaves the others native with their reason; an INDEX entry wins for its
+// row, and still fails where its lowering cannot apply.
+func TestForceAll(t *testing.T) {
+	src, err := os.ReadFile("lowering/testdata/multi_operand.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rep, err := arc.Compile("m.mlir", src, arc.Options{Target: "cuda:nvlink", Force: []string{"all=twoshot:int8", "0=oneshot"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forced, native := 0, 0
+	for _, r := range rep.Collectives {
+		got := r.Lowering + ":" + r.Codec
+		switch {
+		case r.Index == 0 && got != "oneshot:none":
+			t.Errorf("row 0: %s (%s), want its own force, oneshot", got, r.Reason)
+		case r.Index != 0 && got == "twoshot:int8":
+			forced++
+		case r.Index != 0 && r.Lowering == "native" && r.Reason != "":
+			native++
+		case r.Index != 0:
+			t.Errorf("row %d: %s (%s), want twoshot:int8 or native with a reason", r.Index, got, r.Reason)
+		}
+	}
+	if forced == 0 || native == 0 || rep.Collectives[3].Lowering != "native" {
+		t.Errorf("%d rows forced, %d left native (row 3: %s, %s); want both kinds, row 3 native",
+			forced, native, rep.Collectives[3].Lowering, rep.Collectives[3].Reason)
+	}
+	if _, _, err := arc.Compile("m.mlir", src, arc.Options{Target: "cuda:nvlink", Force: []string{"all=twoshot:int8", "3=oneshot"}}); err == nil ||
+		!strings.Contains(err.Error(), "--force 3=oneshot: 6 bytes is not a multiple of 16") {
+		t.Errorf("an INDEX force of an ineligible row beside all=: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -23,7 +24,8 @@ type Options struct {
 	// MinBytes and MaxBytes keep all-reduces outside [MinBytes, MaxBytes]
 	// native (0: no bound).
 	MinBytes, MaxBytes int64
-	// Force maps a row index to the lowering it must get.
+	// Force maps a row index to the lowering it must get; ForceAll's entry
+	// applies to every all-reduce row without an entry of its own.
 	Force map[int]Force
 	// Profile replaces the target's built-in cost model.
 	Profile *Profile
@@ -43,12 +45,21 @@ var lowerings = []string{"native", "oneshot", "twoshot", "quickreduce", "lowprec
 // Force is a per-row override: --force INDEX=LOWERING[:CODEC].
 type Force struct{ Lowering, Codec string }
 
-// ParseForce reads "3=twoshot:int8".
+// ForceAll is the index of --force all=LOWERING[:CODEC]: every all-reduce
+// gets that lowering where it applies, and keeps native, with the reason,
+// where it does not (a max reduction, a world the kernel lacks). An INDEX
+// entry wins over it for its row.
+const ForceAll = -1
+
+// ParseForce reads "3=twoshot:int8" or "all=twoshot:int8" (index ForceAll).
 func ParseForce(s string) (int, Force, error) {
 	idx, rest, ok := strings.Cut(s, "=")
 	i, err := strconv.Atoi(idx)
-	if !ok || err != nil || i < 0 {
-		return 0, Force{}, fmt.Errorf("--force %q: want INDEX=LOWERING[:CODEC]", s)
+	if idx == "all" {
+		i, err = ForceAll, nil
+	}
+	if !ok || err != nil || (i < 0 && i != ForceAll) || (i == ForceAll && idx != "all") {
+		return 0, Force{}, fmt.Errorf("--force %q: want INDEX=LOWERING[:CODEC] or all=LOWERING[:CODEC]", s)
 	}
 	low, codec, _ := strings.Cut(rest, ":")
 	if !slices.Contains(lowerings, low) {
@@ -89,25 +100,44 @@ func (c candidate) key() string {
 func Decide(t Target, opts Options, row Row) (Decision, error) {
 	native := Decision{Lowering: "native", Codec: "none"}
 	force, forced := opts.Force[row.Index]
+	forcedAll := false
+	if !forced {
+		force, forced = opts.Force[ForceAll]
+		forcedAll = forced
+	}
+	// cannot reports a forced lowering that does not apply: an error for an
+	// INDEX entry, native with the reason for all=.
+	cannot := func(format string, args ...any) (Decision, error) {
+		who := strconv.Itoa(row.Index)
+		if forcedAll {
+			who = "all"
+		}
+		msg := fmt.Sprintf("--force %s=%s: ", who, forceString(force)) + fmt.Sprintf(format, args...)
+		if forcedAll {
+			native.Reason = msg
+			return native, nil
+		}
+		return native, errors.New(msg)
+	}
 	if forced && force.Lowering == "native" {
 		native.Reason = "forced native by --force"
 		return native, nil
 	}
 	if reason := ineligible(t, opts, row); reason != "" {
-		if forced {
-			return native, fmt.Errorf("--force %d=%s: %s", row.Index, force.Lowering, reason)
+		if forced && !forcedAll {
+			return cannot("%s", reason)
 		}
 		native.Reason = reason
 		return native, nil
 	}
 	if t.Platform == "tpu" {
 		if forced && force.Lowering != "ring" {
-			return native, fmt.Errorf("--force %d=%s: TPU targets lower all-reduces to ring only", row.Index, force.Lowering)
+			return cannot("TPU targets lower all-reduces to ring only")
 		}
 		return Decision{Lowering: "ring", Codec: "none", Reason: "XLA all-reduce over groups ordered as a 1-hop ring; libtpu forced to a 1-D ring"}, nil
 	}
 	if forced && force.Lowering == "ring" {
-		return native, fmt.Errorf("--force %d=ring: ring is a TPU lowering", row.Index)
+		return cannot("ring is a TPU lowering")
 	}
 	prof := opts.Profile
 	if prof == nil {
@@ -152,7 +182,7 @@ func Decide(t Target, opts Options, row Row) (Decision, error) {
 	}
 	if len(cands) == 0 {
 		if forced {
-			return native, fmt.Errorf("--force %d=%s: no such kernel for %s at world %d (check --quant)", row.Index, forceString(force), t.Name, world)
+			return cannot("no such kernel for %s at world %d (check --quant)", t.Name, world)
 		}
 		native.Reason = "no arc kernel fits this size"
 		if len(skipped) > 0 {

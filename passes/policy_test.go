@@ -481,6 +481,40 @@ func TestForce(t *testing.T) {
 	}
 }
 
+// TestForceAll: all=LOWERING applies to every all-reduce row it can; a row it
+// cannot take stays native with the reason instead of failing the compile;
+// a row's own INDEX entry wins over it.
+func TestForceAll(t *testing.T) {
+	four := iota(0, 4)
+	all := map[int]passes.Force{passes.ForceAll: {Lowering: "twoshot", Codec: "int8"}}
+	maxRow := sum("f16", 4*kib, four)
+	maxRow.Reduction = "max"
+	for _, c := range []struct {
+		target      string
+		force       map[int]passes.Force
+		row         passes.Row
+		want, inWhy string
+	}{
+		{"cuda:nvlink", all, sum("f16", 4*kib, four), "twoshot:int8", "forced by --force"},
+		{"cuda:nvlink", all, sum("bf16", 64*mib, iota(0, 2)), "twoshot:int8", "forced by --force"},
+		{"cuda:nvlink", all, maxRow, "native:none", "reduction is max"},
+		{"cuda:nvlink", all, sum("f16", 4*kib, iota(0, 6)), "native:none", "--force all=twoshot:int8: no such kernel for cuda:nvlink at world 6"},
+		{"tpu:v6e-8", all, sum("f32", 4*kib, four), "native:none", "--force all=twoshot:int8: TPU targets lower all-reduces to ring only"},
+		{"cuda:nvlink", map[int]passes.Force{passes.ForceAll: {Lowering: "twoshot", Codec: "int8"}, 0: {Lowering: "oneshot"}},
+			sum("f16", 4*kib, four), "oneshot:none", "forced by --force"},
+		{"cuda:nvlink", map[int]passes.Force{passes.ForceAll: {Lowering: "native"}}, sum("f16", 4*kib, four), "native:none", "forced native"},
+	} {
+		d, err := passes.Decide(target(t, c.target), passes.Options{Force: c.force}, c.row)
+		if err != nil {
+			t.Errorf("%s %v: %v", c.target, c.force, err)
+			continue
+		}
+		if got := d.Lowering + ":" + d.Codec; got != c.want || !strings.Contains(d.Reason, c.inWhy) {
+			t.Errorf("%s %v, %s %d B x %d: %s (%s), want %s (%s)", c.target, c.force, c.row.DType, c.row.Bytes, c.row.GroupSize, got, d.Reason, c.want, c.inWhy)
+		}
+	}
+}
+
 func TestParseForce(t *testing.T) {
 	for s, want := range map[string]passes.Force{
 		"0=oneshot":          {Lowering: "oneshot"},
@@ -489,16 +523,19 @@ func TestParseForce(t *testing.T) {
 		"4=quickreduce:int6": {Lowering: "quickreduce", Codec: "int6"},
 		"5=native":           {Lowering: "native"},
 		"6=ring":             {Lowering: "ring"},
+		"all=twoshot:int8":   {Lowering: "twoshot", Codec: "int8"},
 	} {
-		_, got, err := passes.ParseForce(s)
-		if err != nil || got != want {
-			t.Errorf("ParseForce(%q) = %+v, %v; want %+v", s, got, err, want)
+		i, got, err := passes.ParseForce(s)
+		if err != nil || got != want || (i == passes.ForceAll) != strings.HasPrefix(s, "all=") {
+			t.Errorf("ParseForce(%q) = %d, %+v, %v; want %+v", s, i, got, err, want)
 		}
 	}
 	for s, want := range map[string]string{
 		"oneshot":         "want INDEX=LOWERING[:CODEC]",
 		"x=oneshot":       "want INDEX=LOWERING[:CODEC]",
 		"-1=oneshot":      "want INDEX=LOWERING[:CODEC]",
+		"ALL=oneshot":     "want INDEX=LOWERING[:CODEC]",
+		"all=fast":        `unknown lowering "fast"`,
 		"0=":              `unknown lowering ""`,
 		"0=fast":          `unknown lowering "fast"`,
 		"0=twoshot:int3":  `unknown codec "int3"`,

@@ -24,7 +24,7 @@ var SelectPass = Func("select", func(s *State) error {
 		return fmt.Errorf("select needs the analyse pass first")
 	}
 	for i := range s.Options.Force {
-		if i >= len(s.Report.Collectives) {
+		if i != ForceAll && i >= len(s.Report.Collectives) {
 			return fmt.Errorf("--force %d: the module has %d collective operand(s)", i, len(s.Report.Collectives))
 		}
 	}

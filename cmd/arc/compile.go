@@ -29,7 +29,7 @@ func runCompile(args []string, io stdio) int {
 	fs.BoolVar(&opt.CastBF16, "cast-bf16-to-fp16", true, "send bf16 as fp16 where the codec works in fp16 (ROCm)")
 	fs.Int64Var(&opt.MinBytes, "min-bytes", 0, "keep all-reduces smaller than this native")
 	fs.Int64Var(&opt.MaxBytes, "max-bytes", 0, "keep all-reduces larger than this native")
-	fs.StringArrayVar(&opt.Force, "force", nil, "override one collective: `INDEX=LOWERING[:CODEC]` (repeatable; INDEX from arc inspect)")
+	fs.StringArrayVar(&opt.Force, "force", nil, "override one collective: `INDEX=LOWERING[:CODEC]` (repeatable; INDEX from arc inspect), or every all-reduce it applies to: all=LOWERING[:CODEC]")
 	fs.StringArrayVar(&opt.PrintAfter, "print-after", nil, "print the module to stderr after `PASS` (repeatable; all for every pass)")
 	fs.StringVar(&opt.DumpDir, "dump-dir", "", "write the module after every pass into `DIR`")
 	fs.Usage = func() {

@@ -44,8 +44,9 @@ type Options struct {
 	Target  string // arc's --target, e.g. "cuda:nvlink" (ARC_TARGET; default "auto": detected from the GPUs)
 	Quant   string // "none", "fp8", "int8", "int6", "int4", "int4r" (ARC_QUANT; default none)
 	Profile string // a profile written by `arc tune` (ARC_PROFILE)
-	// Force overrides the policy per collective, "INDEX=LOWERING[:CODEC]" as
-	// `arc compile --force` takes it; ARC_FORCE adds a comma-separated list.
+	// Force overrides the policy per collective, "INDEX=LOWERING[:CODEC]" or
+	// "all=LOWERING[:CODEC]" as `arc compile --force` takes them; ARC_FORCE
+	// adds a comma-separated list.
 	Force []string
 
 	Plugin         string // the real PJRT plugin's path (ARC_PJRT_PLUGIN; default: go-xla's plugin for the platform)
