@@ -67,6 +67,24 @@ func TestPositionCRLF(t *testing.T) {
 	}
 }
 
+// TestPositionOf: the uncached lookup agrees with Module.Position at every
+// offset, and clamps offsets outside the text.
+func TestPositionOf(t *testing.T) {
+	src := "a.b\r\n  c.d\n\n\te.f\n"
+	m := mustParse(t, src)
+	for off := 0; off <= len(src); off++ {
+		if got, want := PositionOf([]byte(src), off), m.Position(off); got != want {
+			t.Errorf("offset %d: PositionOf %v, Position %v", off, got, want)
+		}
+	}
+	if p := PositionOf([]byte(src), -5); p != (Pos{1, 1}) {
+		t.Errorf("offset -5: %v, want 1:1", p)
+	}
+	if p, end := PositionOf([]byte(src), 999), PositionOf([]byte(src), len(src)); p != end {
+		t.Errorf("offset 999: %v, want the end, %v", p, end)
+	}
+}
+
 func TestCollectiveErrors(t *testing.T) {
 	region := "({\n^bb0(%a: tensor<f32>, %b: tensor<f32>):\n  \"stablehlo.return\"(%a) : (tensor<f32>) -> ()\n})"
 	for _, tc := range []struct{ src, want string }{

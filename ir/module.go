@@ -15,6 +15,7 @@
 package ir
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -87,6 +88,13 @@ func (m *Module) Position(off int) Pos {
 		i = 0
 	}
 	return Pos{i + 1, off - m.lineStarts[i] + 1}
+}
+
+// PositionOf is Position for text that is no module (a JSON file, say): one
+// lookup, nothing cached; off is clamped to the text.
+func PositionOf(src []byte, off int) Pos {
+	off = min(max(off, 0), len(src))
+	return Pos{1 + bytes.Count(src[:off], []byte{'\n'}), off - bytes.LastIndexByte(src[:off], '\n')}
 }
 
 func lineStarts(s string) []int {

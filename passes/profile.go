@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/arcpass/arc/ir"
 )
 
 // Profile holds the cost model of one target: for each world size, dtype and
@@ -180,15 +182,7 @@ func jsonError(path string, data []byte, err error) error {
 	if off < 0 {
 		return fmt.Errorf("%s: %v", path, err)
 	}
-	line, col := 1, 1
-	for _, c := range data[:min(int(off), len(data))] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return fmt.Errorf("%s:%d:%d: %v", path, line, col, err)
+	return fmt.Errorf("%s:%v: %v", path, ir.PositionOf(data, int(off)), err)
 }
 
 // valueStart steps back from just after a JSON string or literal to its

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/arcpass/arc/ir"
 )
 
 // The JSON form of a topology (arc's --topology FILE.json):
@@ -207,15 +209,8 @@ func (p *parser) next() int {
 }
 
 func (p *parser) errAt(off int, format string, args ...any) error {
-	line, col := 1, 1
-	for _, c := range p.data[:min(max(off, 0), len(p.data))] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return &ParseError{File: p.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	pos := ir.PositionOf(p.data, off)
+	return &ParseError{File: p.file, Line: pos.Line, Col: pos.Col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // syntaxErr places a decoder error: a syntax error at the offending byte, an early end at the end of the input.
