@@ -301,6 +301,28 @@ func (m *Module) reduction(op *Op) string {
 	return "other"
 }
 
+// leadingSymbol splits "@name rest" into the symbol's name (a quoted name,
+// @"...", unquoted) and the rest; ok is false when h does not start with '@'.
+func leadingSymbol(h string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(h, "@") {
+		return "", h, false
+	}
+	if strings.HasPrefix(h, `@"`) {
+		for i := 2; i < len(h); i++ {
+			if h[i] == '\\' {
+				i++
+			} else if h[i] == '"' {
+				return unquote(h[1 : i+1]), h[i+1:], true
+			}
+		}
+	}
+	end := 1
+	for end < len(h) && isIdentChar(h[end]) {
+		end++
+	}
+	return h[1:end], h[end:], true
+}
+
 func unquote(s string) string {
 	if u, err := strconv.Unquote(s); err == nil {
 		return u

@@ -134,3 +134,21 @@ func TestContinuationAfterBlankLines(t *testing.T) {
 		t.Errorf("%d ops; the first ends %q", len(m.Body.Ops), m.Text(m.Body.Ops[0])[len(m.Text(m.Body.Ops[0]))-15:])
 	}
 }
+
+func TestLeadingSymbol(t *testing.T) {
+	for _, tc := range []struct{ in, name, rest string }{
+		{"@mesh = <[\"x\"=2]>", "mesh", " = <[\"x\"=2]>"},
+		{"@jit_f.1 attributes {}", "jit_f.1", " attributes {}"},
+		{`@"my module" attributes {}`, "my module", " attributes {}"},
+		{`@"a\"b" x`, `a"b`, " x"},
+		{"@", "", ""},
+	} {
+		name, rest, ok := leadingSymbol(tc.in)
+		if !ok || name != tc.name || rest != tc.rest {
+			t.Errorf("leadingSymbol(%q) = %q, %q, %v; want %q, %q", tc.in, name, rest, ok, tc.name, tc.rest)
+		}
+	}
+	if _, rest, ok := leadingSymbol("attributes {}"); ok || rest != "attributes {}" {
+		t.Errorf("leadingSymbol without '@': ok %v, rest %q", ok, rest)
+	}
+}

@@ -29,12 +29,8 @@ func (m *Module) Info() Info {
 	if op == nil {
 		return info
 	}
-	if h := strings.TrimSpace(m.header(op)); strings.HasPrefix(h, "@") {
-		end := 1
-		for end < len(h) && (isIdentChar(h[end]) || h[end] == '"') {
-			end++
-		}
-		info.Name = unquote(h[1:end])
+	if name, _, ok := leadingSymbol(strings.TrimSpace(m.header(op))); ok {
+		info.Name = name
 	}
 	for _, a := range m.Attrs(op) {
 		n, err := strconv.ParseInt(stripType(a.Value), 10, 64)
@@ -73,12 +69,8 @@ func (m *Module) Funcs() []Func {
 				h = strings.TrimSpace(rest)
 			}
 		}
-		if strings.HasPrefix(h, "@") {
-			end := 1
-			for end < len(h) && isIdentChar(h[end]) {
-				end++
-			}
-			f.Name = h[1:end]
+		if name, _, ok := leadingSymbol(h); ok {
+			f.Name = name
 		}
 		out = append(out, f)
 		return true

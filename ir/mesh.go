@@ -73,17 +73,12 @@ func (m *Module) Meshes() (map[string]*Mesh, error) {
 		if op.Name != "sdy.mesh" {
 			return true
 		}
-		h := strings.TrimSpace(m.header(op))
-		if !strings.HasPrefix(h, "@") {
+		name, rest, ok := leadingSymbol(strings.TrimSpace(m.header(op)))
+		if !ok {
 			err = m.Errorf(int(op.Start), "sdy.mesh: expected @name")
 			return false
 		}
-		end := 1
-		for end < len(h) && isIdentChar(h[end]) {
-			end++
-		}
-		name := h[1:end]
-		body, ok := strings.CutPrefix(strings.TrimSpace(h[end:]), "=")
+		body, ok := strings.CutPrefix(strings.TrimSpace(rest), "=")
 		if !ok || name == "" {
 			err = m.Errorf(int(op.Start), "sdy.mesh: expected @name =")
 			return false
