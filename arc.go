@@ -121,10 +121,8 @@ func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
 	po.LibtpuInitArgs = opt.LibtpuInitArgs
 	st := &passes.State{Target: t, Options: po}
 	pipe := &passes.Pipeline{Passes: Passes(t), PrintAfter: opt.PrintAfter, PrintTo: opt.PrintTo, DumpDir: opt.DumpDir}
-	for _, name := range opt.PrintAfter {
-		if name != "all" && !slices.Contains(pipe.Names(), name) {
-			return usage(fmt.Errorf("--print-after %s: no such pass for %s (passes: %s)", name, t.Name, strings.Join(pipe.Names(), ", ")))
-		}
+	if err := pipe.CheckPrintAfter(); err != nil {
+		return usage(fmt.Errorf("target %s: %v", t.Name, err))
 	}
 	return st, pipe, nil
 }

@@ -63,12 +63,20 @@ func (p *Pipeline) Names() []string {
 	return names
 }
 
-// Run runs every pass on s, stopping at the first error.
-func (p *Pipeline) Run(s *State) error {
+// CheckPrintAfter reports a PrintAfter name that is neither a pass of p nor "all".
+func (p *Pipeline) CheckPrintAfter() error {
 	for _, name := range p.PrintAfter {
 		if name != "all" && !slices.Contains(p.Names(), name) {
 			return fmt.Errorf("--print-after %s: no such pass (passes: %s)", name, strings.Join(p.Names(), ", "))
 		}
+	}
+	return nil
+}
+
+// Run runs every pass on s, stopping at the first error.
+func (p *Pipeline) Run(s *State) error {
+	if err := p.CheckPrintAfter(); err != nil {
+		return err
 	}
 	if p.DumpDir != "" {
 		if err := os.MkdirAll(p.DumpDir, 0o755); err != nil {

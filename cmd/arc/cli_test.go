@@ -96,7 +96,7 @@ func TestCompilePrintAfterAndDumpDir(t *testing.T) {
 		}
 	}
 	code, _, errs = runArc(t, "", "compile", "--target", "tpu:v6e-8", "--print-after", "lower-cuda", in)
-	if code != exitUsage || errs != "arc: --print-after lower-cuda: no such pass for tpu:v6e-8 (passes: analyse, select, lower-tpu, verify)\n" {
+	if code != exitUsage || errs != "arc: target tpu:v6e-8: --print-after lower-cuda: no such pass (passes: analyse, select, lower-tpu, verify)\n" {
 		t.Errorf("unknown pass: exit %d, %q", code, errs)
 	}
 
