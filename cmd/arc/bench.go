@@ -23,8 +23,9 @@ func runBench(args []string, io stdio) int {
 	fs := newFlags("bench", io)
 	var f sweepFlags
 	f.add(fs, bench.Lowerings)
-	var csvPath, plotPath string
+	var csvPath, plotPath, from string
 	fs.StringVar(&csvPath, "csv", "", "write every measurement to `FILE.csv`")
+	fs.StringVar(&from, "from", "", "print the tables (and --plot) of measurements `arc bench --csv` wrote (`FILE.csv`) instead of measuring; no GPU needed")
 	fs.StringVar(&plotPath, "plot", "", "draw time and speedup against size into `FILE` (.png or .svg)")
 	fs.Usage = func() {
 		fmt.Fprintln(io.err, "usage: arc bench [flags]")
@@ -43,7 +44,9 @@ kernel benchmark program (--kbench); auto is what arc's policy picks per size.
 NCCL_P2P_DISABLE=1.
 
 Needs a GPU machine, arc built with cgo, libarc_gpu.so (make gpu; --gpu-lib or
-ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN).
+ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN); with
+--from FILE.csv it only redraws a saved sweep's tables and plot (pick one kind
+of measurement in a mixed file with --level and --link).
 `)
 		fs.PrintDefaults()
 	}
@@ -62,16 +65,24 @@ ARC_GPU_LIB) and the CUDA PJRT plugin (--plugin or ARC_PJRT_PLUGIN).
 			return exitUsage
 		}
 	}
-	plan, err := f.plan()
-	if err != nil {
-		fmt.Fprintf(io.err, "arc bench: %v\n", err)
-		return exitUsage
-	}
+	var rs []bench.Result
 	saveCSV := csvSaver(csvPath)
-	rs, err := f.measure(plan, io, saveCSV)
-	if err != nil {
-		failed(io, err)
-		return exitInput
+	if from != "" {
+		var err error
+		if rs, err = readMeasurements(from, fs, &f); err != nil {
+			failed(io, err)
+			return exitInput
+		}
+	} else {
+		plan, err := f.plan()
+		if err != nil {
+			fmt.Fprintf(io.err, "arc bench: %v\n", err)
+			return exitUsage
+		}
+		if rs, err = f.measure(plan, io, saveCSV); err != nil {
+			failed(io, err)
+			return exitInput
+		}
 	}
 	bench.WriteTable(io.out, rs)
 	if err := saveCSV(rs); err != nil {

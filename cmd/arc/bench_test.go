@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc/passes"
+	"github.com/arcpass/arc/runtime/bench"
 )
 
 var updateBench = flag.Bool("update-bench", false, "rewrite the golden files of the bench and tune tests")
@@ -25,7 +26,7 @@ func benchCLI(args ...string) (code int, stdout, stderr string) {
 
 func TestBenchHelp(t *testing.T) {
 	for cmd, flags := range map[string][]string{
-		"bench": {"--level", "--link", "--sizes", "--lowerings", "--chain", "--reps", "--warmup", "--jobs", "--plugin", "--gpu-lib", "--kbench", "--csv", "--plot", "--quiet"},
+		"bench": {"--level", "--link", "--sizes", "--lowerings", "--chain", "--reps", "--warmup", "--jobs", "--plugin", "--gpu-lib", "--kbench", "--csv", "--plot", "--quiet", "--from"},
 		"tune":  {"--level", "--link", "--from", "--margin", "--output", "--chain"},
 	} {
 		code, out, errs := benchCLI(cmd, "--help")
@@ -125,6 +126,57 @@ func TestTuneFrom(t *testing.T) {
 	code, out, errs = benchCLI("tune", "--from", sample, "--link", "host")
 	if code != exitOK || !strings.Contains(out, `"target": "cuda:pcie-nop2p"`) || !strings.Contains(out, `"twoshot:fp8"`) {
 		t.Errorf("--link host: exit %d, %s\n%s", code, errs, out)
+	}
+}
+
+// TestBenchFrom redraws a saved sweep without a GPU: the same table arc
+// bench printed for those measurements, the plot, and the CSV of the kind
+// picked; a file of several kinds needs --level and --link.
+func TestBenchFrom(t *testing.T) {
+	sample := filepath.Join(benchTestdata, "sample.csv")
+	f, err := os.Open(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := bench.ReadCSV(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var host []bench.Result
+	for _, r := range all {
+		if r.Level == "xla" && r.Link == "host" {
+			host = append(host, r)
+		}
+	}
+	var want bytes.Buffer
+	bench.WriteTable(&want, host)
+
+	dir := t.TempDir()
+	plot, csvOut := filepath.Join(dir, "host.svg"), filepath.Join(dir, "host.csv")
+	code, out, errs := benchCLI("bench", "--from", sample, "--link", "host", "--plot", plot, "--csv", csvOut)
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if out != want.String() || !strings.Contains(out, "host link") {
+		t.Errorf("table differs from bench.WriteTable of the host rows:\n%s\nwant:\n%s", out, want.String())
+	}
+	if svg, err := os.ReadFile(plot); err != nil || !bytes.Contains(svg, []byte("<svg")) {
+		t.Errorf("plot: %v, %d bytes", err, len(svg))
+	}
+	f, err = os.Open(csvOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := bench.ReadCSV(f)
+	f.Close()
+	if err != nil || len(again) != len(host) {
+		t.Errorf("--csv wrote %d rows (%v), want the %d host rows", len(again), err, len(host))
+	}
+
+	code, _, errs = benchCLI("bench", "--from", sample)
+	if code != exitInput || !strings.Contains(errs, "pick one with --level and --link") {
+		t.Errorf("a mixed file without --link: exit %d, %q", code, errs)
 	}
 }
 
