@@ -10,7 +10,6 @@ import (
 	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/lowering/tpu"
 	"github.com/arcpass/arc/runtime/pjrt/fakepjrt"
-	"github.com/gomlx/go-xla/pkg/pjrt"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/distributed"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -41,29 +40,6 @@ func newFake(t *testing.T) fake {
 	return f
 }
 
-// compile hands program to the registered proxy through go-xla.
-func compile(t *testing.T, name, program string) error {
-	t.Helper()
-	plugin, err := pjrt.GetPlugin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := plugin.NewClient(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Destroy()
-	exec, err := client.Compile().WithStableHLO([]byte(program)).WithSPMD(2).Done()
-	if exec != nil {
-		exec.Destroy()
-	}
-	return err
-}
-
-func program(t *testing.T) string {
-	return fakepjrt.MustRead(t, filepath.Join(fakepjrt.SourceDir(), "testdata", "allreduce_2rep.mlir"))
-}
-
 // lowered is what arc's pipeline makes of program, computed here directly.
 func lowered(t *testing.T, program string, opt arc.Options) string {
 	t.Helper()
@@ -81,11 +57,11 @@ func TestPluginGetsArcsLowering(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
-		if err := compile(t, name, program(t)); err != nil {
+		if err := fakepjrt.Compile(name, fakepjrt.Program(t)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := lowered(t, program(t), arc.Options{Target: "cuda:nvlink", CastBF16: true})
+	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "cuda:nvlink", CastBF16: true})
 	if !strings.Contains(want, `call_target_name = "arc_allreduce"`) {
 		t.Fatalf("cuda:nvlink left the all-reduce native; the test needs a lowered program:\n%s", want)
 	}
@@ -162,14 +138,14 @@ func TestErrorsAndFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := compile(t, strict, bad); err == nil || !strings.Contains(err.Error(), "arc: <program>:") {
+	if err := fakepjrt.Compile(strict, bad); err == nil || !strings.Contains(err.Error(), "arc: <program>:") {
 		t.Errorf("compile of bad input: %v, want arc's positioned message", err)
 	}
 	lenient, err := Register(f.plugin, Options{Target: "cuda:nvlink", GPULib: f.gpuLib, FallbackNative: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := compile(t, lenient, bad); err != nil {
+	if err := fakepjrt.Compile(lenient, bad); err != nil {
 		t.Fatalf("with FallbackNative: %v", err)
 	}
 	rec := fakepjrt.ReadRecord(t, f.record)
@@ -195,14 +171,14 @@ func TestEnvironment(t *testing.T) {
 	if want := tpu.LibtpuRingFlag + " --xla_tpu_enable_latency_hiding_scheduler=true"; os.Getenv("LIBTPU_INIT_ARGS") != want {
 		t.Errorf("LIBTPU_INIT_ARGS=%q, want %q", os.Getenv("LIBTPU_INIT_ARGS"), want)
 	}
-	if err := compile(t, name, program(t)); err != nil {
+	if err := fakepjrt.Compile(name, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
-	want := lowered(t, program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true, Force: []string{"0=native"}})
+	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true, Force: []string{"0=native"}})
 	if rec := fakepjrt.ReadRecord(t, f.record); len(rec.Programs) != 1 || rec.Programs[0] != want {
 		t.Errorf("the plugin got:\n%s\nwant the tpu:v6e-8 lowering with 0=native forced:\n%s", first(rec.Programs), want)
 	}
-	if lowered(t, program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true}) == want {
+	if lowered(t, fakepjrt.Program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true}) == want {
 		t.Error("forcing native changed nothing: the test cannot tell whether ARC_FORCE reached arc")
 	}
 	if got := fakepjrt.Dumps(t, dump); strings.Join(got, " ") != "arc-0001-after.mlir arc-0001-before.mlir" {

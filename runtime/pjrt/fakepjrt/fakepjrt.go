@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gomlx/go-xla/pkg/pjrt"
 )
 
 // SourceDir is runtime/pjrt, where the proxy's C sources live.
@@ -182,6 +184,31 @@ func Dumps(t testing.TB, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// Program is the two-replica all-reduce the proxy tests compile
+// (testdata/allreduce_2rep.mlir).
+func Program(t testing.TB) string {
+	return MustRead(t, filepath.Join(SourceDir(), "testdata", "allreduce_2rep.mlir"))
+}
+
+// Compile hands program to the PJRT plugin go-xla knows as name, as gomlx
+// does (SPMD over 2 devices), and returns what loading or compiling said.
+func Compile(name, program string) error {
+	plugin, err := pjrt.GetPlugin(name)
+	if err != nil {
+		return err
+	}
+	client, err := plugin.NewClient(nil)
+	if err != nil {
+		return err
+	}
+	defer client.Destroy()
+	exec, err := client.Compile().WithStableHLO([]byte(program)).WithSPMD(2).Done()
+	if exec != nil {
+		exec.Destroy()
+	}
+	return err
 }
 
 // MustRead returns a file's contents.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/runtime/pjrt/fakepjrt"
-	"github.com/gomlx/go-xla/pkg/pjrt"
 )
 
 // env is one test's world: a fresh standalone plugin, a fresh fake plugin
@@ -51,29 +50,6 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-// compile hands program to the standalone plugin through go-xla, as gomlx does.
-func (e *env) compile(t *testing.T, program string) error {
-	t.Helper()
-	plugin, err := pjrt.GetPlugin(e.plugin)
-	if err != nil {
-		return err
-	}
-	client, err := plugin.NewClient(nil)
-	if err != nil {
-		return err
-	}
-	defer client.Destroy()
-	exec, err := client.Compile().WithStableHLO([]byte(program)).WithSPMD(2).Done()
-	if exec != nil {
-		exec.Destroy()
-	}
-	return err
-}
-
-func program(t *testing.T) string {
-	return fakepjrt.MustRead(t, filepath.Join(fakepjrt.SourceDir(), "testdata", "allreduce_2rep.mlir"))
-}
-
 // lowered is what the fake arc prints for program with the given arguments.
 func lowered(args, program string) string {
 	return "// fake arc: " + args + "\n" + strings.TrimRight(program, "\n") + "\n"
@@ -86,7 +62,7 @@ func TestCompileHandsArcOutputToThePlugin(t *testing.T) {
 	t.Setenv("ARC_PROFILE", "/tmp/h200.json")
 	t.Setenv("ARC_FORCE", "0=twoshot:int8,1=native")
 	fakepjrt.GPULib(t, e.dir) // found next to the plugin
-	if err := e.compile(t, program(t)); err != nil {
+	if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
 	args := "compile --target cuda:nvlink --quant int8 --profile /tmp/h200.json --force 0=twoshot:int8 --force 1=native -"
@@ -94,7 +70,7 @@ func TestCompileHandsArcOutputToThePlugin(t *testing.T) {
 	if len(rec.Programs) != 1 {
 		t.Fatalf("plugin compiled %d programs, want 1", len(rec.Programs))
 	}
-	if want := lowered(args, program(t)); rec.Programs[0] != want {
+	if want := lowered(args, fakepjrt.Program(t)); rec.Programs[0] != want {
 		t.Errorf("plugin got\n%s\nwant\n%s", rec.Programs[0], want)
 	}
 	if len(rec.Registrations) != 1 || rec.Registrations[0] != fakepjrt.WantRegistration {
@@ -107,7 +83,7 @@ func TestRegistersOnceForManyCompiles(t *testing.T) {
 	t.Setenv("ARC_TARGET", "rocm:mi300x")
 	fakepjrt.GPULib(t, e.dir)
 	for i := 0; i < 3; i++ {
-		if err := e.compile(t, program(t)); err != nil {
+		if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -130,7 +106,7 @@ func TestAutoTargetFromTopology(t *testing.T) {
 			t.Setenv("ARC_TARGET", "auto")
 			t.Setenv("FAKE_GPU_LINK", tc.link)
 			fakepjrt.GPULib(t, e.dir)
-			if err := e.compile(t, program(t)); err != nil {
+			if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 				t.Fatal(err)
 			}
 			if got, want := fakepjrt.MustRead(t, e.arcArgs), "compile --target "+tc.target+" -\n"; got != want {
@@ -169,11 +145,11 @@ func TestErrorsNameWhatIsMissing(t *testing.T) {
 			}
 			// The fake arc prints its input back, so a custom call in the
 			// input stands for one the lowering printed.
-			prog := program(t) + "// call_target_name = \"arc_allreduce\"\n"
+			prog := fakepjrt.Program(t) + "// call_target_name = \"arc_allreduce\"\n"
 			if tc.name == "bad input" {
 				prog += "// ARC_BAD_INPUT\n"
 			}
-			err := e.compile(t, prog)
+			err := fakepjrt.Compile(e.plugin, prog)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("compile error %v, want one containing %q", err, tc.want)
 			}
@@ -187,7 +163,7 @@ func TestErrorsNameWhatIsMissing(t *testing.T) {
 func TestProgramsWithoutArcKernelsNeedNoLibrary(t *testing.T) {
 	e := newEnv(t)
 	t.Setenv("ARC_TARGET", "cuda:nvlink") // no libarc_gpu.so anywhere
-	if err := e.compile(t, program(t)); err != nil {
+	if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 		t.Fatalf("a program the lowering left native failed: %v", err)
 	}
 }
@@ -196,8 +172,8 @@ func TestFallbackNative(t *testing.T) {
 	e := newEnv(t)
 	t.Setenv("ARC_TARGET", "cuda:nvlink")
 	t.Setenv("ARC_FALLBACK", "native")
-	prog := program(t) + "// ARC_BAD_INPUT\n"
-	if err := e.compile(t, prog); err != nil {
+	prog := fakepjrt.Program(t) + "// ARC_BAD_INPUT\n"
+	if err := fakepjrt.Compile(e.plugin, prog); err != nil {
 		t.Fatal(err)
 	}
 	rec := fakepjrt.ReadRecord(t, e.record)
@@ -211,21 +187,21 @@ func TestDumpDir(t *testing.T) {
 	dump := filepath.Join(t.TempDir(), "a", "b")
 	t.Setenv("ARC_TARGET", "tpu:v6e-8")
 	t.Setenv("ARC_DUMP_DIR", dump)
-	if err := e.compile(t, program(t)); err != nil {
+	if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.compile(t, program(t)+"// ARC_BAD_INPUT\n"); err == nil {
+	if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)+"// ARC_BAD_INPUT\n"); err == nil {
 		t.Fatal("bad input compiled")
 	}
 	want := []string{"arc-0001-after.mlir", "arc-0001-before.mlir", "arc-0002-before.mlir", "arc-0002-error.txt"}
 	if got := fakepjrt.Dumps(t, dump); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("dumps %q, want %q", got, want)
 	}
-	if got := fakepjrt.MustRead(t, filepath.Join(dump, "arc-0001-before.mlir")); got != program(t) {
-		t.Error("before dump differs from the program:", fakepjrt.Diff(got, program(t)))
+	if got := fakepjrt.MustRead(t, filepath.Join(dump, "arc-0001-before.mlir")); got != fakepjrt.Program(t) {
+		t.Error("before dump differs from the program:", fakepjrt.Diff(got, fakepjrt.Program(t)))
 	}
 	after := fakepjrt.MustRead(t, filepath.Join(dump, "arc-0001-after.mlir"))
-	if want := lowered("compile --target tpu:v6e-8 -", program(t)); after != want {
+	if want := lowered("compile --target tpu:v6e-8 -", fakepjrt.Program(t)); after != want {
 		t.Error("after dump differs from arc's output:", fakepjrt.Diff(after, want))
 	}
 	if got := fakepjrt.MustRead(t, filepath.Join(dump, "arc-0002-error.txt")); got != "<stdin>:1:1: unexpected token" {
@@ -238,7 +214,7 @@ func TestBytecodeGoesThroughTheConverter(t *testing.T) {
 	t.Setenv("ARC_TARGET", "tpu:v6e-8")
 	// A converter that prints a fixed text stands in for jaxlib's deserializer.
 	t.Setenv("ARC_MLIR_TO_TEXT", "cat >/dev/null; echo 'module @from_bytecode {}'")
-	if err := e.compile(t, "ML\xefR\x00bytecode"); err != nil {
+	if err := fakepjrt.Compile(e.plugin, "ML\xefR\x00bytecode"); err != nil {
 		t.Fatal(err)
 	}
 	rec := fakepjrt.ReadRecord(t, e.record)
@@ -252,7 +228,7 @@ func TestBytecodeWithoutConverter(t *testing.T) {
 	e := newEnv(t)
 	t.Setenv("ARC_TARGET", "tpu:v6e-8")
 	t.Setenv("ARC_PYTHON", "/nonexistent/python3")
-	err := e.compile(t, "ML\xefR\x00bytecode")
+	err := fakepjrt.Compile(e.plugin, "ML\xefR\x00bytecode")
 	if err == nil || !strings.Contains(err.Error(), "converting MLIR bytecode to text: cannot run /nonexistent/python3") {
 		t.Fatalf("compile error %v", err)
 	}
@@ -275,7 +251,7 @@ func TestLoadErrors(t *testing.T) {
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}
-			err := e.compile(t, program(t))
+			err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t))
 			if err == nil || !strings.Contains(err.Error(), "arc: ") || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
@@ -302,10 +278,10 @@ func TestWithTheArcBinary(t *testing.T) {
 	}
 	t.Setenv("ARC_TARGET", "cuda:nvlink")
 	fakepjrt.GPULib(t, e.dir)
-	if err := e.compile(t, program(t)); err != nil {
+	if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
-	want, _, err := arc.Compile("-", []byte(program(t)), arc.Options{Target: "cuda:nvlink", CastBF16: true})
+	want, _, err := arc.Compile("-", []byte(fakepjrt.Program(t)), arc.Options{Target: "cuda:nvlink", CastBF16: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +295,7 @@ func TestWithTheArcBinary(t *testing.T) {
 	if len(rec.Registrations) != 1 || rec.Registrations[0] != fakepjrt.WantRegistration {
 		t.Errorf("registrations %q", rec.Registrations)
 	}
-	err = e.compile(t, "module { not stablehlo")
+	err = fakepjrt.Compile(e.plugin, "module { not stablehlo")
 	if err == nil || !strings.Contains(err.Error(), "arc: ") {
 		t.Errorf("bad input: %v, want arc's message", err)
 	}
