@@ -22,35 +22,35 @@ lint:
 FUZZTIME ?= 20s
 fuzz:
 	$(GO) test ./ir -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./runtime/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./reference/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
 
-# ---- runtime: the PJRT proxy (issue 6; docs/RUNTIME.md) ----
+# ---- proxy: the PJRT proxy (docs/RUNTIME.md) ----
 .PHONY: plugin runtime-devbin
-PJRT_SRC := runtime/pjrt/standalone.c runtime/pjrt/proxy.c runtime/pjrt/subprocess.c
+PJRT_SRC := proxy/standalone/standalone.c proxy/proxy.c proxy/subprocess.c
 
 # plugin: the standalone PJRT proxy (plain C, no Go runtime inside), with the
 # arc binary and the bytecode converter it runs beside it.
 plugin: build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py
 	$(GO) build -trimpath -ldflags='-s -w' -o build/arc ./cmd/arc
 
-build/pjrt_c_api_arc_plugin.so: $(PJRT_SRC) runtime/pjrt/*.h runtime/gpu/arc_ffi.h runtime/gpu/arc_ffi_abi.h
+build/pjrt_c_api_arc_plugin.so: $(PJRT_SRC) proxy/*.h
 	@mkdir -p build
-	gcc -std=gnu11 -O2 -Wall -shared -fPIC -fvisibility=hidden -Iruntime/gpu -o $@ $(PJRT_SRC) -ldl -lpthread
+	gcc -std=gnu11 -O2 -Wall -shared -fPIC -fvisibility=hidden -Iproxy -o $@ $(PJRT_SRC) -ldl -lpthread
 
-build/arc_mlir_to_text.py: runtime/pjrt/arc_mlir_to_text.py
+build/arc_mlir_to_text.py: proxy/arc_mlir_to_text.py
 	@mkdir -p build
 	cp $< $@
 
-# runtime-devbin: what runtime/pjrt/devtest/run.sh needs on the GPU machine,
+# runtime-devbin: what proxy/devtest/run.sh needs on the GPU machine,
 # which has no Go: the plugin, arc, the devtest driver and gomlx's graph tests.
 runtime-devbin: plugin
 	@mkdir -p .devbin
 	cp build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py build/arc .devbin/
-	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./runtime/pjrt/devtest
+	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./proxy/devtest
 	cd $$($(GO) list -m -f '{{.Dir}}' github.com/gomlx/gomlx) && $(GO) test -c -ldflags='-s -w' -o $(CURDIR)/.devbin/gomlx_graph.test ./pkg/core/graph
 
-# ---- runtime/gpu: arc's all-reduce kernels (issue 5; docs/KERNELS.md) ----
-# gpu (GPU machine): build/libarc_gpu.so from every runtime/gpu/*.cu and *.cc
+# ---- gpu: arc's all-reduce kernels (issue 5; docs/KERNELS.md) ----
+# gpu (GPU machine): build/libarc_gpu.so from every gpu/*.cu and *.cc
 # with nvcc, and the kernel benchmark when NCCL is found. hip-check (CI):
 # the same sources compiled to gfx942 device code. device-bin (here) and
 # device-test (GPU machine, which has no Go): the gputest binary and its run.
@@ -60,13 +60,13 @@ GPU_ARCH  ?= -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90,code
 # -fmad=false: docs/FORMATS.md forbids contracting a*b+c into an FMA.
 GPU_FLAGS ?= -O3 -fmad=false -std=c++17 -Xcompiler -fPIC $(NVCC_PAR)
 NVCC_PAR  ?= -split-compile=0 # compile a file's kernels on all cores (nvcc 12.1+)
-GPU_SRCS  := $(wildcard runtime/gpu/*.cu runtime/gpu/*.cc)
-GPU_HDRS  := $(wildcard runtime/gpu/*.h runtime/gpu/*.cuh)
-GPU_OBJS  := $(patsubst runtime/gpu/%,build/gpu/%.o,$(GPU_SRCS))
+GPU_SRCS  := $(wildcard gpu/*.cu gpu/*.cc)
+GPU_HDRS  := $(wildcard gpu/*.h gpu/*.cuh) proxy/arc_ffi.h proxy/arc_ffi_abi.h
+GPU_OBJS  := $(patsubst gpu/%,build/gpu/%.o,$(GPU_SRCS))
 HIPCXX    ?= clang++-19
 HIP_OPT   ?= -O3
 HIP_FLAGS ?= -x hip --offload-arch=gfx942 -nogpulib --cuda-device-only -S $(HIP_OPT) -ffp-contract=off -std=c++17
-HIP_ASMS  := $(patsubst runtime/gpu/%,build/hip/%.s,$(GPU_SRCS))
+HIP_ASMS  := $(patsubst gpu/%,build/hip/%.s,$(GPU_SRCS))
 # NCCL for kbench: a system install or the one in a Python venv (nvidia-nccl wheels).
 NCCL_HOME ?= $(patsubst %/include/nccl.h,%,$(firstword $(wildcard /usr/include/nccl.h /usr/local/cuda/include/nccl.h \
 	/opt/*/.venv/lib/python3*/site-packages/nvidia/nccl/include/nccl.h \
@@ -76,48 +76,48 @@ gpu: build/libarc_gpu.so
 	@if [ -n "$(NCCL_HOME)" ]; then $(MAKE) --no-print-directory kbench; else echo "gpu: NCCL not found (set NCCL_HOME): kbench skipped"; fi
 
 # Every source compiles as CUDA (-x cu), so .cc files see arc_port.h's CUDA names too.
-build/gpu/%.o: runtime/gpu/% $(GPU_HDRS)
+build/gpu/%.o: gpu/% $(GPU_HDRS)
 	@mkdir -p $(@D)
-	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -x cu -c $< -o $@
+	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Iproxy -x cu -c $< -o $@
 
 build/libarc_gpu.so: $(GPU_OBJS)
 	$(NVCC) $(GPU_ARCH) -shared -o $@ $^
 
 kbench: build/kbench
-build/kbench: runtime/gpu/bench/kbench.cu build/libarc_gpu.so
-	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Iruntime/gpu -I$(NCCL_HOME)/include -o $@ $< \
+build/kbench: gpu/kbench/kbench.cu build/libarc_gpu.so
+	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Igpu -Iproxy -I$(NCCL_HOME)/include -o $@ $< \
 		-Lbuild -larc_gpu -Xlinker -rpath='$$ORIGIN' $(foreach d,lib lib64 lib/x86_64-linux-gnu,-L$(NCCL_HOME)/$(d) -Xlinker -rpath=$(NCCL_HOME)/$(d)) -l:libnccl.so.2
 
 hip-check: $(HIP_ASMS)
 	@echo "hip-check: $(words $(GPU_SRCS)) sources compile for gfx942"
 
-build/hip/%.s: runtime/gpu/% $(GPU_HDRS)
+build/hip/%.s: gpu/% $(GPU_HDRS)
 	@mkdir -p $(@D)
-	@$(HIPCXX) $(HIP_FLAGS) -o $@ $<
+	@$(HIPCXX) $(HIP_FLAGS) -Iproxy -o $@ $<
 
 # device-bin (here): what device-test carries to the GPU machine, which has
 # no Go: the kernel tests and runtime-devbin's programs, all in .devbin/.
 device-bin: runtime-devbin
 	@mkdir -p .devbin
-	$(GO) test -c -o .devbin/gputest.test ./runtime/gpu/gputest
+	$(GO) test -c -o .devbin/gputest.test ./gpu/gputest
 
 # device-test (GPU machine, from the repository root): the kernels against
 # the Go reference (device-test-kernels), then issue 6's runtime acceptance
-# (runtime/pjrt/devtest/run.sh: ABI, gomlx graphs through both proxy forms at
+# (proxy/devtest/run.sh: ABI, gomlx graphs through both proxy forms at
 # 16 B, 4 KB, 4 MB and 256 MB, gomlx's TestCollective, JAX). Logs go to $OUT
 # (or build/); DEVTEST_ARGS overrides the graphs' flags (-forms, -configs split
 # the matrix over several device calls: docs/RUNTIME.md).
 device-test: build/libarc_gpu.so
 	@$(MAKE) --no-print-directory device-test-kernels; k=$$?; \
 	OUT=$${OUT:-$(CURDIR)/build}/runtime DEVTEST_ARGS="$${DEVTEST_ARGS:--sizes 16,4096,4194304,268435456}" \
-		bash runtime/pjrt/devtest/run.sh; r=$$?; \
+		bash proxy/devtest/run.sh; r=$$?; \
 	exit $$(( k != 0 || r != 0 ))
 
 .PHONY: device-test-kernels
 # device-test-kernels: the kernels alone (.devbin/gputest.test).
 device-test-kernels: build/libarc_gpu.so
 	@log=$${OUT:-$(CURDIR)/build}/device-test.log; mkdir -p $$(dirname $$log); \
-	cd runtime/gpu/gputest && ARC_GPU_LIB=$(CURDIR)/build/libarc_gpu.so ARC_TIMEOUT_MS=$${ARC_TIMEOUT_MS:-10000} \
+	cd gpu/gputest && ARC_GPU_LIB=$(CURDIR)/build/libarc_gpu.so ARC_TIMEOUT_MS=$${ARC_TIMEOUT_MS:-10000} \
 		$(CURDIR)/.devbin/gputest.test -test.v -test.timeout $${GPUTEST_TIMEOUT:-9m} >$$log 2>&1; rc=$$?; \
 	grep -E '^(--- FAIL|FAIL|ok|PASS)|_test.go:' $$log | head -60; \
 	echo "device-test: $$(grep -c -- '--- PASS' $$log) passed, $$(grep -c -- '--- FAIL' $$log) failed, $$(grep -c -- '--- SKIP' $$log) skipped (log: $$log)"; \
@@ -154,4 +154,4 @@ bench-bin:
 # device-bench (GPU machine, one call): make gpu, then arc bench at the XLA
 # and kernel levels, peer and host-staged, and arc tune; results under $OUT.
 device-bench:
-	bash runtime/bench/devbench.sh
+	bash bench/devbench.sh

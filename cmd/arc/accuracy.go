@@ -11,10 +11,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/arcpass/arc/runtime/accuracy"
-	"github.com/arcpass/arc/runtime/codec"
-	"github.com/arcpass/arc/runtime/collective"
-	"github.com/arcpass/arc/runtime/num"
+	"github.com/arcpass/arc/reference/accuracy"
+	"github.com/arcpass/arc/reference/codec"
+	"github.com/arcpass/arc/reference/collective"
+	"github.com/arcpass/arc/reference/num"
 )
 
 func init() {

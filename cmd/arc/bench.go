@@ -1,5 +1,3 @@
-//go:build cgo
-
 package main
 
 import (
@@ -11,8 +9,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
+	"github.com/arcpass/arc/bench"
 	"github.com/arcpass/arc/passes"
-	"github.com/arcpass/arc/runtime/bench"
 )
 
 func init() {
@@ -220,11 +218,11 @@ func (f *sweepFlags) measure(plan bench.Plan, io stdio, save func([]bench.Result
 			Progress: f.progress(io, bench.KernelRows(plan)),
 		}, plan)
 	}
-	m, err := bench.NewXLA(bench.XLAOptions{Plugin: f.plugin, GPULib: f.gpuLib, Link: f.link, GPUs: f.gpus, Lower: f.lower()})
+	m, closeMachine, err := f.xlaMachine()
 	if err != nil {
 		return nil, err
 	}
-	defer m.Close()
+	defer closeMachine()
 	progress := f.progress(io, plan.Cells()*len(plan.Lowerings))
 	var saveErr error
 	saved := func(rs []bench.Result) {

@@ -1,5 +1,3 @@
-//go:build cgo
-
 package main
 
 import (
@@ -10,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arcpass/arc/bench"
 	"github.com/arcpass/arc/passes"
-	"github.com/arcpass/arc/runtime/bench"
 )
 
 var updateBench = flag.Bool("update-bench", false, "rewrite the golden files of the bench and tune tests")
 
-const benchTestdata = "../../runtime/bench/testdata"
+const benchTestdata = "../../bench/testdata"
 
 func benchCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errw bytes.Buffer
@@ -75,9 +73,9 @@ func TestBenchWithoutGPU(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bench", "-q", "--plugin", "/nonexistent/xla_cuda_plugin.so"}, "arc: PJRT plugin not found: /nonexistent/xla_cuda_plugin.so"},
-		{[]string{"bench", "-q"}, `arc: PJRT plugin "cuda" not found`},
-		{[]string{"tune", "-q", "--link", "host"}, `arc: PJRT plugin "cuda" not found`},
+		{[]string{"bench", "-q", "--plugin", "/nonexistent/xla_cuda_plugin.so"}, xlaMissing("arc: PJRT plugin not found: /nonexistent/xla_cuda_plugin.so")},
+		{[]string{"bench", "-q"}, xlaMissing(`arc: PJRT plugin "cuda" not found`)},
+		{[]string{"tune", "-q", "--link", "host"}, xlaMissing(`arc: PJRT plugin "cuda" not found`)},
 		{[]string{"bench", "--profile", "/nonexistent/profile.json"}, "arc: open /nonexistent/profile.json: no such file or directory"},
 		{[]string{"bench", "--level", "kernel", "--kbench", "/nonexistent/kbench"}, "arc: kernel benchmark program /nonexistent/kbench not found: build it on the GPU machine with `make kbench`"},
 	} {
@@ -88,7 +86,7 @@ func TestBenchWithoutGPU(t *testing.T) {
 	}
 }
 
-// TestTuneFrom fits the sample sweep (runtime/bench/testdata/sample.csv):
+// TestTuneFrom fits the sample sweep (bench/testdata/sample.csv):
 // the profile matches its golden file, loads as arc compile --profile
 // loads profiles, and the summary says where each lowering wins.
 func TestTuneFrom(t *testing.T) {

@@ -1,5 +1,3 @@
-//go:build cgo
-
 package main
 
 import (
@@ -15,8 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/arcpass/arc/bench"
 	"github.com/arcpass/arc/passes"
-	"github.com/arcpass/arc/runtime/bench"
 )
 
 func init() {

@@ -15,8 +15,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/arcpass/arc/bench"
 	"github.com/arcpass/arc/passes"
-	"github.com/arcpass/arc/runtime/bench"
 )
 
 // margin is arc tune's default: a lowering must beat native by 5%.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/arcpass/arc/runtime/pjrt/fakepjrt"
+	"github.com/arcpass/arc/proxy/fakepjrt"
 )
 
 // TestUpToTheDevices runs the device path on arc's fake PJRT plugin (two

@@ -17,12 +17,12 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
+	"github.com/arcpass/arc/arcgomlx"
 	"github.com/arcpass/arc/examples/internal/capture"
 	"github.com/arcpass/arc/examples/internal/megatron"
 	"github.com/arcpass/arc/examples/internal/panics"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
-	"github.com/arcpass/arc/runtime/arcgomlx"
 )
 
 type runner struct {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
-	"github.com/arcpass/arc/runtime/num"
+	"github.com/arcpass/arc/reference/num"
 )
 
 // Split says how a tensor's logical value is divided among the tp ranks.

@@ -1,0 +1,245 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// KernelOptions configure the kernel-level measurement.
+type KernelOptions struct {
+	Program  string       // arc's kernel benchmark (gpu/bench, built by make kbench)
+	Link     string       // "host": peer access off and NCCL_P2P_DISABLE=1
+	GPUs     int          // ranks (0: every GPU)
+	Lower    LowerOptions // for auto: arc's policy on this target
+	Log      io.Writer    // the program's stderr (its errors)
+	Progress Progress     // told of each row kbench prints (nil: nothing)
+}
+
+// RunKernel times arc's C API and NCCL with kbench, arc's kernel benchmark
+// (gpu/bench), in one run for the whole plan: it times K calls in a
+// row with CUDA events on every rank and reports the median over --reps of
+// the slowest rank's time per call. Auto is added afterwards: at each size,
+// the time of what arc's policy picks. kbench runs as a child so that
+// NCCL_P2P_DISABLE is set before NCCL starts.
+func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
+	if _, err := os.Stat(o.Program); err != nil {
+		return nil, fmt.Errorf("kernel benchmark program %s not found: build it on the GPU machine with `make kbench` (or pass --kbench)", o.Program)
+	}
+	cmd := exec.Command(o.Program, kernelArgs(o, plan)...)
+	cmd.Env = os.Environ()
+	if o.Link == "host" {
+		cmd.Env = append(cmd.Env, "NCCL_P2P_DISABLE=1")
+	}
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &rowCounter{w: &out, progress: o.Progress}, log
+	runErr := cmd.Run()
+	rs, err := ReadKernelCSV(&out, o.Link)
+	if err != nil {
+		if runErr != nil {
+			return nil, fmt.Errorf("%s: %v", o.Program, runErr)
+		}
+		return nil, fmt.Errorf("%s printed no usable CSV: %v", o.Program, err)
+	}
+	rs = keepPlanned(rs, plan)
+	if slices.Contains(plan.Lowerings, Auto) {
+		rs = append(rs, PolicyAuto(rs, o.Lower)...)
+	}
+	if runErr != nil { // keep what it measured before it failed
+		fmt.Fprintf(log, "arc: %s: %v (after %d measurements)\n", o.Program, runErr, len(rs))
+	}
+	return rs, nil
+}
+
+// KernelRows is how many rows kbench prints for a plan: per dtype and power
+// of two from the smallest to the largest size, one per name in its --only.
+func KernelRows(plan Plan) int {
+	sizes := 0
+	for n := plan.Sizes[0]; n <= plan.Sizes[len(plan.Sizes)-1]; n *= 2 {
+		sizes++
+	}
+	return len(plan.DTypes) * sizes * len(kernelOnly(plan))
+}
+
+// rowCounter passes kbench's output on and tells progress of each row after
+// the header.
+type rowCounter struct {
+	w        io.Writer
+	progress Progress
+	lines    int
+}
+
+func (c *rowCounter) Write(p []byte) (int, error) {
+	if c.progress != nil {
+		for _, b := range p {
+			if b == '\n' {
+				if c.lines > 0 {
+					c.progress.Add(1)
+				}
+				c.lines++
+			}
+		}
+	}
+	return c.w.Write(p)
+}
+
+// kernelArgs is kbench's command line for a plan (see the comment atop
+// gpu/kbench/kbench.cu). kbench measures every power of two from
+// --min to --max, with its own batch sizes and one warm-up; keepPlanned
+// drops the sizes the plan does not list.
+func kernelArgs(o KernelOptions, plan Plan) []string {
+	args := []string{
+		"--link", o.Link, "--dtypes", strings.Join(plan.DTypes, ","),
+		"--min", strconv.FormatInt(plan.Sizes[0], 10), "--max", strconv.FormatInt(plan.Sizes[len(plan.Sizes)-1], 10),
+		"--reps", strconv.Itoa(plan.Reps), "--only", strings.Join(kernelOnly(plan), ","),
+	}
+	if o.GPUs > 0 {
+		args = append(args, "--world", strconv.Itoa(o.GPUs))
+	}
+	return args
+}
+
+// kernelOnly is kbench's --only for a plan: what it measures per dtype and
+// size. Native is NCCL eager and captured in a CUDA graph; auto is no
+// measurement of its own.
+func kernelOnly(plan Plan) []string {
+	var only []string
+	for _, l := range plan.Lowerings {
+		switch {
+		case l == "native":
+			only = append(only, "nccl", "nccl-graph")
+		case l != Auto: // kbench spells profile keys with "-": twoshot-int8, twoshot-fp8
+			only = append(only, strings.Replace(l.Key(), ":", "-", 1))
+		}
+	}
+	return only
+}
+
+// keepPlanned drops measurements of sizes and lowerings the plan does not
+// ask for; NCCL captured in a CUDA graph comes with native.
+func keepPlanned(rs []Result, plan Plan) []Result {
+	sizes := map[int64]bool{}
+	for _, n := range plan.Sizes {
+		sizes[n] = true
+	}
+	var out []Result
+	for _, r := range rs {
+		l := r.Lowering
+		if l == ncclGraph {
+			l = "native"
+		}
+		if sizes[r.Bytes] && slices.Contains(plan.Lowerings, l) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ncclGraph is NCCL's all-reduce captured in a CUDA graph, which kbench
+// times besides the eager calls nccl-tests makes ("native"). Speedups are
+// over the eager calls.
+const ncclGraph Lowering = "nccl-graph"
+
+// ReadKernelCSV reads kbench's CSV: a header row, then one row per
+// measurement, with at least the columns world, dtype, bytes, lowering and
+// us. Bandwidths and ratios are derived again from the time.
+func ReadKernelCSV(r io.Reader, link string) ([]Result, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no header row")
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[strings.TrimSpace(name)] = i
+	}
+	for _, name := range []string{"world", "dtype", "bytes", "lowering", "us"} {
+		if _, ok := col[name]; !ok {
+			return nil, fmt.Errorf("header %q has no %s column", strings.Join(rows[0], ","), name)
+		}
+	}
+	var out []Result
+	for n, row := range rows[1:] {
+		if len(row) < len(rows[0]) {
+			break // a row cut short by a crash ends the useful output
+		}
+		get := func(name string) string { return strings.TrimSpace(row[col[name]]) }
+		world, err1 := strconv.Atoi(get("world"))
+		size, err2 := strconv.ParseInt(get("bytes"), 10, 64)
+		t, err3 := strconv.ParseFloat(get("us"), 64)
+		if err1 != nil || err2 != nil || err3 != nil || world < 1 || size < 1 {
+			return nil, fmt.Errorf("line %d: world %q, bytes %q and us %q must be numbers", n+2, get("world"), get("bytes"), get("us"))
+		}
+		res := Result{Level: "kernel", Link: link, World: world, DType: get("dtype"), Bytes: size,
+			Lowering: kernelLowering(get("lowering")), US: t}
+		if t <= 0 {
+			res.Err = "kbench reported no time"
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// kernelLowering names a kbench lowering (nccl, oneshot, twoshot-int8, ...)
+// the way bench does.
+func kernelLowering(name string) Lowering {
+	switch name {
+	case "nccl":
+		return "native"
+	case "nccl-graph":
+		return ncclGraph
+	}
+	return LoweringForKey(strings.Replace(name, "-", ":", 1))
+}
+
+// PolicyAuto gives each measured cell an auto result: the measurement of
+// what arc's policy picks for an all-reduce of that size (decided by
+// lowering a one-all-reduce program, as the XLA level does).
+func PolicyAuto(rs []Result, o LowerOptions) []Result {
+	ix := indexResults(rs)
+	var out []Result
+	seen := map[series]map[int64]bool{}
+	for _, r := range rs {
+		s := r.series()
+		if seen[s][r.Bytes] {
+			continue
+		}
+		if seen[s] == nil {
+			seen[s] = map[int64]bool{}
+		}
+		seen[s][r.Bytes] = true
+		auto := Result{Level: r.Level, Link: r.Link, World: r.World, DType: r.DType, Bytes: r.Bytes, Lowering: Auto}
+		_, chose, err := LowerChain(o, Auto, r.DType, r.Bytes/ElemSize(r.DType), r.World, 1)
+		if err != nil {
+			auto.Err = err.Error()
+			out = append(out, auto)
+			continue
+		}
+		auto.Chose = chose
+		got, ok := ix[s][r.Bytes][LoweringForKey(chose)]
+		switch {
+		case !ok:
+			auto.Err = fmt.Sprintf("arc's policy picks %s, which was not measured", chose)
+		case !got.OK():
+			auto.Err = fmt.Sprintf("arc's policy picks %s, which failed: %s", chose, got.Err)
+		default:
+			auto.US, auto.P25, auto.P75 = got.US, got.P25, got.P75
+		}
+		out = append(out, auto)
+	}
+	return out
+}

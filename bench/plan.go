@@ -1,0 +1,240 @@
+// Package bench measures arc's all-reduce lowerings against the native one
+// (XLA/NCCL) on the machine it runs on, and turns the measurements into
+// tables, CSV, plots and the cost profiles `arc tune` writes.
+//
+// A sweep visits every (dtype, size) cell of a Plan and times each lowering
+// there. At the XLA level (xla.go) one lowering's time is that of a program
+// chaining K all-reduces minus a control program doing the same work without
+// them, divided by K; at the kernel level (kernel.go) it comes from arc's
+// kernel benchmark program, which times arc's C API and NCCL with CUDA events.
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arcpass/arc/reference/codec"
+)
+
+// Lowering names one way to run an all-reduce: "native", "oneshot",
+// "twoshot:CODEC", "lowprec:fp8", or "auto" (what arc's policy picks).
+type Lowering string
+
+// Auto is the lowering arc's cost model chooses, size by size.
+const Auto Lowering = "auto"
+
+// Lowerings is the default set: native, every kernel arc has for two GPUs,
+// and auto.
+var Lowerings = []Lowering{
+	"native", "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", "twoshot:int4", "twoshot:int4r", "lowprec:fp8", Auto,
+}
+
+// Key is the lowering's key in a passes.Profile ("" for auto, which has no
+// cost of its own). FP8 runs the two-shot kernel, so lowprec:fp8 is
+// "twoshot:fp8" there.
+func (l Lowering) Key() string {
+	switch {
+	case l == Auto:
+		return ""
+	case l == "lowprec:fp8":
+		return "twoshot:fp8"
+	}
+	return string(l)
+}
+
+// Label is the lowering's short column title in tables and plot legends.
+func (l Lowering) Label() string {
+	if _, codec, ok := strings.Cut(string(l), ":"); ok {
+		return codec
+	}
+	return string(l)
+}
+
+// ForceFlags are the arc --force values that give every one of n all-reduce
+// rows this lowering; auto forces nothing.
+func (l Lowering) ForceFlags(n int) []string {
+	if l == Auto {
+		return nil
+	}
+	flags := make([]string, n)
+	for i := range flags {
+		flags[i] = fmt.Sprintf("%d=%s", i, l)
+	}
+	return flags
+}
+
+// LoweringForKey is the inverse of Key.
+func LoweringForKey(key string) Lowering {
+	if key == "twoshot:fp8" {
+		return "lowprec:fp8"
+	}
+	return Lowering(key)
+}
+
+// ParseLowerings reads a comma-separated list of lowerings.
+func ParseLowerings(s string) ([]Lowering, error) {
+	var out []Lowering
+	for _, f := range splitList(s) {
+		l := Lowering(f)
+		algo, c, hasCodec := strings.Cut(f, ":")
+		ok := false
+		switch algo {
+		case "native", "oneshot", "auto":
+			ok = !hasCodec
+		case "twoshot":
+			ok = slices.Contains(codec.Names(), c)
+		case "lowprec":
+			ok = c == "fp8"
+		}
+		if !ok {
+			return nil, fmt.Errorf("unknown lowering %q (native, oneshot, twoshot:{%s}, lowprec:fp8, auto)", f, strings.Join(codec.Names(), ","))
+		}
+		if slices.Contains(out, l) {
+			return nil, fmt.Errorf("lowering %q listed twice", f)
+		}
+		out = append(out, l)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no lowerings given")
+	}
+	return out, nil
+}
+
+// Plan is what a sweep measures and how.
+type Plan struct {
+	Sizes     []int64 // bytes per rank, increasing
+	DTypes    []string
+	Lowerings []Lowering
+	Chain     int // all-reduces per chained program (K)
+	Reps      int // timed runs of each program (R); the median is reported
+	Warmup    int // untimed runs before the timed ones
+	Jobs      int // programs compiled at once
+}
+
+// Check rejects plans a sweep cannot run.
+func (p Plan) Check() error {
+	switch {
+	case len(p.Sizes) == 0:
+		return fmt.Errorf("no sizes to measure")
+	case len(p.DTypes) == 0:
+		return fmt.Errorf("no dtypes to measure")
+	case len(p.Lowerings) == 0:
+		return fmt.Errorf("no lowerings to measure")
+	case p.Chain < 1:
+		return fmt.Errorf("--chain %d: want at least 1 all-reduce per program", p.Chain)
+	case p.Reps < 1:
+		return fmt.Errorf("--reps %d: want at least 1 repetition", p.Reps)
+	case p.Warmup < 0:
+		return fmt.Errorf("--warmup %d: want 0 or more", p.Warmup)
+	case p.Jobs < 1:
+		return fmt.Errorf("--jobs %d: want at least 1", p.Jobs)
+	}
+	for _, dt := range p.DTypes {
+		if dt != "f16" && dt != "bf16" && dt != "f32" {
+			return fmt.Errorf("dtype %q: arc's kernels take f16, bf16 and f32", dt)
+		}
+	}
+	return nil
+}
+
+// Cells is the number of (dtype, size) cells; each holds one measurement per lowering.
+func (p Plan) Cells() int { return len(p.DTypes) * len(p.Sizes) }
+
+// ParseSizes reads sizes in bytes: a comma-separated list ("4K,64K,1M") or a
+// range of powers of two ("4K:256M"). Suffixes K, M and G are binary.
+func ParseSizes(s string) ([]int64, error) {
+	var out []int64
+	for _, f := range splitList(s) {
+		if lo, hi, ok := strings.Cut(f, ":"); ok {
+			a, err := ParseSize(lo)
+			if err != nil {
+				return nil, err
+			}
+			b, err := ParseSize(hi)
+			if err != nil {
+				return nil, err
+			}
+			if a > b {
+				return nil, fmt.Errorf("size range %q runs backwards", f)
+			}
+			for n := a; n <= b; n *= 2 {
+				out = append(out, n)
+			}
+			continue
+		}
+		n, err := ParseSize(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no sizes given")
+	}
+	for i, n := range out {
+		if n%16 != 0 {
+			return nil, fmt.Errorf("size %s is not a multiple of 16 bytes (arc's kernels need that)", FormatSize(n))
+		}
+		if i > 0 && n <= out[i-1] {
+			return nil, fmt.Errorf("sizes must increase: %s after %s", FormatSize(n), FormatSize(out[i-1]))
+		}
+	}
+	return out, nil
+}
+
+// ParseSize reads one size: "4096", "4K", "64KiB", "1M", "2G".
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
+	mult := int64(1)
+	if t != "" {
+		switch t[len(t)-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		}
+		if mult > 1 {
+			t = t[:len(t)-1]
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("bad size %q: want a positive byte count such as 4096, 4K, 64K, 1M", s)
+	}
+	return n * mult, nil
+}
+
+// FormatSize prints a size the way ParseSize reads it, in the largest unit
+// that divides it: 4K, 1M, 1536K, 100.
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		shift  uint
+		suffix string
+	}{{30, "G"}, {20, "M"}, {10, "K"}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// ParseDTypes reads a comma-separated list of dtypes.
+func ParseDTypes(s string) []string { return splitList(s) }
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// us converts a duration to microseconds.
+func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }

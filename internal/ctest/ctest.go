@@ -1,0 +1,154 @@
+// Package ctest compiles C and C++ for tests, at test time.
+//
+// Go's build cache hashes only a package's own files, and its test cache
+// keys a result on the files the test opened. So a test that compiles C
+// sources from elsewhere must read them through Go: Build reads every file
+// named in the arguments and every header of each -I directory, hashes them
+// into the output's cache key, and so a one-line edit to any of them makes
+// the next `go test` compile and run again.
+package ctest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// headerExts are the files of an include directory a build may read.
+var headerExts = []string{".h", ".hpp", ".cuh", ".inc"}
+
+var cache struct {
+	sync.Mutex
+	dir   string
+	built map[string]string // key -> file in dir
+}
+
+// Cleanup removes the builds of this process; call it from TestMain after m.Run.
+func Cleanup() {
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.dir != "" {
+		os.RemoveAll(cache.dir)
+		cache.dir, cache.built = "", nil
+	}
+}
+
+// Build runs compiler (gcc, g++) with args and "-o out", skipping the test
+// when the compiler is missing. Identical builds (same compiler, arguments
+// and file contents) are compiled once per process and copied: a copy at a
+// new path is a new dlopen, with fresh library state. out may be os.DevNull
+// for a syntax check.
+func Build(t testing.TB, compiler, out string, args ...string) {
+	t.Helper()
+	if _, err := exec.LookPath(compiler); err != nil {
+		t.Skipf("%s not found", compiler)
+	}
+	key, err := inputsKey(compiler, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out == os.DevNull {
+		compile(t, compiler, out, args)
+		return
+	}
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.dir == "" {
+		dir, err := os.MkdirTemp("", "arc-ctest-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache.dir, cache.built = dir, map[string]string{}
+	}
+	built, ok := cache.built[key]
+	if !ok {
+		built = filepath.Join(cache.dir, key[:16]+"-"+filepath.Base(out))
+		compile(t, compiler, built, args)
+		cache.built[key] = built
+	}
+	b, err := os.ReadFile(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func compile(t testing.TB, compiler, out string, args []string) {
+	t.Helper()
+	cmd := exec.Command(compiler, append(append([]string{}, args...), "-o", out)...)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", compiler, strings.Join(args, " "), err, msg)
+	}
+}
+
+// inputsKey hashes the compiler, the arguments, the files they name and
+// the headers of their include directories and of each source's own
+// directory (where `#include "x.h"` looks first).
+func inputsKey(compiler string, args []string) (string, error) {
+	h := sha256.New()
+	h.Write([]byte(compiler + "\x00"))
+	for i, a := range args {
+		h.Write([]byte(a + "\x00"))
+		dir := ""
+		switch {
+		case a == "-I" && i+1 < len(args):
+			continue // the directory is the next argument
+		case i > 0 && args[i-1] == "-I":
+			dir = a
+		case strings.HasPrefix(a, "-I"):
+			dir = a[2:]
+		}
+		if dir != "" {
+			if err := hashHeaders(h, dir); err != nil {
+				return "", err
+			}
+			continue
+		}
+		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
+			b, err := os.ReadFile(a)
+			if err != nil {
+				return "", err
+			}
+			h.Write(b)
+			if err := hashHeaders(h, filepath.Dir(a)); err != nil {
+				return "", err
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashHeaders(h interface{ Write([]byte) (int, error) }, dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !hasExt(e.Name()) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return err
+		}
+		h.Write([]byte(e.Name() + "\x00"))
+		h.Write(b)
+	}
+	return nil
+}
+
+func hasExt(name string) bool {
+	for _, ext := range headerExts {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# run.sh: issue 6's acceptance on the GPU machine (2 x H200), in one command:
+#
+#   bash proxy/devtest/run.sh [abi] [graphs] [collective] [jax]   (default: all four)
+#
+# Go is not installed there: `make runtime-devbin` on a CPU machine puts the
+# binaries in .devbin/ (carried to the device machine). libarc_gpu.so is built
+# here with nvcc (`make gpu`) when build/ lacks it.
+#   abi         arc's PJRT and XLA FFI declarations against jaxlib's headers
+#   graphs      gomlx SPMD all-reduces, both proxy forms, every lowering,
+#               bit-exact against the Go reference (.devbin/devtest -all)
+#   collective  gomlx's own TestCollective through the standalone plugin
+#   jax         a JAX shard_map psum through the standalone plugin vs native
+# Environment: JAX_PY, CUDA_PLUGIN, OUT (results), DEVTEST_ARGS (extra devtest flags,
+# e.g. "-configs auto,twoshot-int8 -sizes 4096,67108864").
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+JAX_PY=${JAX_PY:-/opt/torch/.venv/bin/python}
+CUDA_PLUGIN=${CUDA_PLUGIN:-/opt/torch/.venv/lib/python3.12/site-packages/jax_plugins/xla_cuda13/xla_cuda_plugin.so}
+OUT=${OUT:-/tmp/arc-devtest}
+STEPS=${*:-abi graphs collective jax}
+export GOMLX_NO_AUTO_INSTALL=1 GOPJRT_CUDA_CHECKS=0
+export ARC_GPU_LIB=$ROOT/build/libarc_gpu.so ARC_BIN=$ROOT/.devbin/arc
+PLUGIN=$ROOT/.devbin/pjrt_c_api_arc_plugin.so
+
+passed=0 failed=0
+result() { # result NAME STATUS
+  if [ "$2" -eq 0 ]; then echo "PASS $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi
+}
+# tally adds the PASS/FAIL lines of a step's own output.
+tally() {
+  passed=$((passed + $(grep -c '^PASS ' "$1"))) failed=$((failed + $(grep -c '^FAIL ' "$1")))
+}
+
+for f in "$PLUGIN" .devbin/arc .devbin/devtest .devbin/gomlx_graph.test "$CUDA_PLUGIN"; do
+  [ -e "$f" ] || { echo "missing $f: run 'make runtime-devbin' on a CPU machine first"; exit 2; }
+done
+if [ ! -f build/libarc_gpu.so ]; then make gpu || { echo "make gpu failed"; exit 2; }; fi
+rm -rf "$OUT" && mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+
+for step in $STEPS; do
+  echo "== $step"
+  case $step in
+  abi)
+    inc=$("$JAX_PY" -c 'import jaxlib, os; print(os.path.join(os.path.dirname(jaxlib.__file__), "include"))')
+    g++ -std=c++17 -fsyntax-only -Iproxy -I"$inc" gpu/ffitest/testdata/ffi_abi_check.cc
+    result "abi: arc_ffi_abi.h matches jaxlib's xla/ffi/api/c_api.h" $?
+    if [ -f "$inc/xla/pjrt/c/pjrt_c_api.h" ]; then
+      gcc -std=gnu11 -fsyntax-only -Iproxy -I"$inc/xla/pjrt/c" -I"$inc" proxy/testdata/abi_check.c
+      result "abi: pjrt_abi.h matches jaxlib's pjrt_c_api.h" $?
+    fi
+    ;;
+  graphs)
+    # shellcheck disable=SC2086
+    .devbin/devtest -all -standalone "$PLUGIN" -plugin "$CUDA_PLUGIN" -gpu-lib "$ARC_GPU_LIB" \
+      -dump "$OUT/graphs" ${DEVTEST_ARGS:-} 2>"$OUT/graphs.log" | tee "$OUT/graphs.txt"
+    grep -v ' passed, ' "$OUT/graphs.txt" >"$OUT/graphs.lines"
+    tally "$OUT/graphs.lines"
+    ;;
+  collective)
+    # gomlx's test helper auto-installs PJRT plugins unless they look installed.
+    home=$OUT/home && mkdir -p "$home/.local/lib/go-xla/nvidia"
+    touch "$home/.local/lib/go-xla/pjrt_c_api_cpu_v0.83.3_plugin.so"
+    ln -sf "$CUDA_PLUGIN" "$home/.local/lib/go-xla/nvidia/pjrt_c_api_cuda_plugin.so"
+    HOME=$home GOMLX_BACKEND=xla:$PLUGIN ARC_PJRT_PLUGIN=$CUDA_PLUGIN ARC_TARGET=cuda:nvlink ARC_QUANT=none \
+      ARC_DUMP_DIR=$OUT/collective .devbin/gomlx_graph.test -test.run '^TestCollective$' -test.v \
+      >"$OUT/collective.txt" 2>&1
+    rc=$?
+    tail -n 30 "$OUT/collective.txt"
+    result "gomlx TestCollective through pjrt_c_api_arc_plugin.so" $rc
+    ;;
+  jax)
+    "$JAX_PY" proxy/devtest/jax_psum.py --arc-plugin "$PLUGIN" --cuda-plugin "$CUDA_PLUGIN" \
+      --dump "$OUT/jax" 2>"$OUT/jax.log" | tee "$OUT/jax.txt"
+    grep -v ' passed, ' "$OUT/jax.txt" >"$OUT/jax.lines"
+    tally "$OUT/jax.lines"
+    grep -q '^FAIL' "$OUT/jax.lines" && tail -n 40 "$OUT/jax.log"
+    ;;
+  *) echo "unknown step $step"; exit 2 ;;
+  esac
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,4 +1,0 @@
-package gputest
-
-// testdataDir holds the Go reference's golden vectors (runtime/testdata).
-const testdataDir = "../../testdata"
