@@ -51,6 +51,58 @@ typedef struct arc_link_info {
 /* Returns 0 on success; otherwise an arc_gpu.h error code (arc_ffi_device_error says why). */
 ARC_FFI_EXPORT int arc_detect_link(arc_link_info *info);
 
+/* ---- the runtime's view of the PJRT client (arc_runtime_attach) ----------
+ *
+ * The proxy wraps PJRT_Client_Create: once the real client exists it builds
+ * this table from the PJRT device descriptions and hands it, with the
+ * client's key-value store, to libarc_gpu.so, before any program runs
+ * (cached executables included). The handler maps its stream's device
+ * (local hardware id) to a global device id through it; lowered calls name
+ * devices by global id. Ranks in other processes rendezvous through the
+ * key-value store. Strings and arrays are copied by the callee. */
+
+typedef struct arc_device_entry {
+  long long global_id;   /* PJRT_DeviceDescription_Id: unique across all processes */
+  int process_index;     /* PJRT_DeviceDescription_ProcessIndex */
+  int local_hardware_id; /* PJRT_Device_LocalHardwareId (the CUDA ordinal); -1 when not addressable here */
+  int slice_index;       /* the "slice_index" attribute (one per host on GPU), or -1 */
+  int coords[4];         /* TPU: the "coords" attribute; ncoords = 0 elsewhere */
+  int ncoords;
+} arc_device_entry;
+
+/* The client's key-value store, as PJRT_Client_Create received it. A NULL
+ * function is absent. put fails when the key exists (the store has no
+ * overwrite and no delete); get blocks up to timeout_ms. Both return 0 on
+ * success or nonzero with *err (malloc'd). *value from get is malloc'd. */
+typedef struct arc_kv_store {
+  void *ctx;
+  int (*put)(void *ctx, const char *key, size_t key_size, const char *value, size_t value_size, char **err);
+  int (*get)(void *ctx, const char *key, size_t key_size, int timeout_ms, char **value, size_t *value_size,
+             char **err);
+  /* try_get: like get without waiting; returns 0 found, 1 not found, other: error. */
+  int (*try_get)(void *ctx, const char *key, size_t key_size, char **value, size_t *value_size, char **err);
+} arc_kv_store;
+
+typedef struct arc_runtime_info {
+  size_t struct_size; /* sizeof(arc_runtime_info) of the caller */
+  int process_index;  /* PJRT_Client_ProcessIndex */
+  int process_count;  /* distinct process indices among the devices */
+  const char *platform; /* "cuda", "rocm", "tpu", ... */
+  int ndevices;
+  const arc_device_entry *devices; /* every device of the client, addressable or not */
+  arc_kv_store kv;                 /* all NULL when the client got no store (one process) */
+} arc_runtime_info;
+
+#define ARC_RUNTIME_ATTACH_SYMBOL "arc_runtime_attach"
+#define ARC_RUNTIME_DETACH_SYMBOL "arc_runtime_detach"
+/* arc_runtime_attach records the client's view; returns 0 or an arc_gpu.h
+ * error code (arc_ffi_device_error says why). A process may attach several
+ * clients; a call names its devices by global id, which the most recent
+ * attached client that holds them resolves. */
+ARC_FFI_EXPORT int arc_runtime_attach(const arc_runtime_info *info);
+/* arc_runtime_detach forgets the client attached with the same devices (at PJRT_Client_Destroy). */
+ARC_FFI_EXPORT void arc_runtime_detach(const arc_runtime_info *info);
+
 /* Device-runtime helpers of the handler (arc_ffi_device.cc); they keep
  * arc_ffi.cc free of CUDA/HIP headers so it can be tested on a CPU. */
 int arc_ffi_stream_device(void *stream, int *device);
