@@ -10,18 +10,21 @@ import (
 // exhaust the stack.
 const maxNesting = 4096
 
-// Parse reads an MLIR module. src is not retained: the module keeps its own copy.
+// Parse reads MLIR text: statements, regions and blocks, in any layout MLIR's
+// lexer accepts. src is not retained: the module keeps its own copy. Parse
+// takes a fragment too (ops without a module around them); ParseModule is
+// the entry point for a file that must be a module.
 func Parse(name string, src []byte) (*Module, error) {
 	return ParseString(name, string(src))
 }
 
-// ParseString reads an MLIR module from a string, which the module keeps.
+// ParseString reads MLIR text from a string, which the module keeps.
 func ParseString(name, src string) (m *Module, err error) {
 	m = &Module{Name: name, Src: src}
 	if len(src) > math.MaxInt32 { // offsets are int32
 		return nil, &Error{File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("file of %d bytes is too large (the limit is 2 GiB)", len(src))}
 	}
-	p := &parser{m: m, s: src}
+	p := &parser{m: m, s: src, noResults: -1}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -35,6 +38,21 @@ func ParseString(name, src string) (m *Module, err error) {
 	return m, nil
 }
 
+// The grammar (https://mlir.llvm.org/docs/LangRef/) has two forms of an op.
+// The generic form is fully given by the grammar:
+//
+//	results? "name" (operands) [successors]? <{properties}>? (regions)? {attributes}? : (types) -> types loc(...)?
+//
+// and the parser reads it token by token. The custom (pretty) form after a
+// bare op name is defined by each op, so the parser reads its tokens,
+// balancing brackets and descending into regions, until a token that can
+// only start the next statement: a result list followed by '=' and an op name
+// ("%0 = stablehlo.add", "%a, %b:2 = "x""), a block label ("^bb1(...):"), the
+// '}' that closes the enclosing region, an alias definition ("#a = ..."), a
+// resource section, or, after a line break, an op name: a quoted one, a dotted
+// one ("stablehlo.return") or one of the few undotted names that MLIR's
+// default dialects print (return, call, module). Whitespace and comments
+// may sit between any two tokens.
 type parser struct {
 	m     *Module
 	s     string
@@ -46,6 +64,10 @@ type parser struct {
 	ops []*Op
 	// brackets holds the brackets open in the ops being read, innermost op last.
 	brackets []int
+	// noResults is an offset before which no result list starts: set when a
+	// look-ahead from a '%' found none, so that the '%' after it in the same
+	// list ("%a, %b, %c :") does not look again.
+	noResults int
 }
 
 // fail stops the parse with an error at off.
@@ -65,7 +87,7 @@ func (p *parser) newOp() *Op {
 func (p *parser) parseTop() *Block {
 	b := &Block{LabelStart: -1, LabelEnd: -1}
 	for {
-		p.skipBlank()
+		p.skipTrivia()
 		if p.pos >= len(p.s) {
 			p.endBlock(b, 0)
 			return b
@@ -98,7 +120,7 @@ func (p *parser) parseRegion(parent *Op) *Region {
 	var cur *Block
 	base := len(p.ops)
 	for {
-		p.skipBlank()
+		p.skipTrivia()
 		if p.pos >= len(p.s) {
 			p.fail(int(r.Start), "region is not closed")
 		}
@@ -135,13 +157,15 @@ func (p *parser) parseLabel(r *Region) *Block {
 		p.fail(start, "expected a block name after '^'")
 	}
 	b := &Block{Label: p.s[start:p.pos], LabelStart: int32(start), Parent: r}
-	p.skipSpaces()
+	after := p.pos
+	p.skipTrivia()
 	if p.pos < len(p.s) && p.s[p.pos] == '(' {
 		p.skipBalanced()
+		after = p.pos
+		p.skipTrivia()
 	}
-	p.skipSpaces()
 	if p.pos >= len(p.s) || p.s[p.pos] != ':' {
-		p.fail(p.pos, "expected ':' after block label %s", b.Label)
+		p.fail(after, "expected ':' after block label %s", b.Label)
 	}
 	p.pos++
 	b.LabelEnd = int32(p.pos)
@@ -170,7 +194,7 @@ func (p *parser) parseOp() *Op {
 		p.parseResults()
 		op.resEnd = int32(p.pos)
 		p.pos++ // '='
-		p.skipBlank()
+		p.skipTrivia()
 	}
 	if p.pos >= len(s) {
 		p.fail(p.pos, "expected an operation name")
@@ -181,6 +205,9 @@ func (p *parser) parseOp() *Op {
 		p.skipString()
 		op.Name = s[nameStart : p.pos-1]
 		op.Generic = true
+		op.nameEnd = int32(p.pos)
+		p.parseGeneric(op)
+		return op
 	case c == '#' || c == '!':
 		// An attribute or type alias definition: "#loc1 = loc(...)".
 		p.pos++
@@ -193,7 +220,7 @@ func (p *parser) parseOp() *Op {
 		p.fail(p.pos, "expected an operation, found %s", quoteChar(c))
 	}
 	op.nameEnd = int32(p.pos)
-	p.scanRest(op)
+	p.scanCustom(op)
 	return op
 }
 
@@ -210,8 +237,10 @@ func (p *parser) parseResults() {
 		if p.pos == n {
 			p.fail(n-1, "expected a value name after '%%'")
 		}
+		p.skipTrivia()
 		if p.pos < len(s) && s[p.pos] == ':' {
 			p.pos++
+			p.skipTrivia()
 			d := p.pos
 			for p.pos < len(s) && isDigit(s[p.pos]) {
 				p.pos++
@@ -219,11 +248,11 @@ func (p *parser) parseResults() {
 			if p.pos == d {
 				p.fail(d, "expected a result count after ':'")
 			}
+			p.skipTrivia()
 		}
-		p.skipSpaces()
 		if p.pos < len(s) && s[p.pos] == ',' {
 			p.pos++
-			p.skipBlank()
+			p.skipTrivia()
 			continue
 		}
 		if p.pos < len(s) && s[p.pos] == '=' {
@@ -233,9 +262,109 @@ func (p *parser) parseResults() {
 	}
 }
 
-// scanRest reads the rest of an op: operands, attributes, regions, types and
-// location, up to the end of its last line.
-func (p *parser) scanRest(op *Op) {
+// parseGeneric reads the rest of a generic op after its quoted name.
+func (p *parser) parseGeneric(op *Op) {
+	s := p.s
+	at := func(c byte) bool {
+		p.skipTrivia()
+		return p.pos < len(s) && s[p.pos] == c
+	}
+	if !at('(') {
+		p.fail(p.pos, "expected '(' and the operands of %s", op.Name)
+	}
+	p.skipBalanced()
+	if at('[') { // successors
+		p.skipBalanced()
+	}
+	if at('<') { // properties
+		p.skipBalanced()
+	}
+	if at('(') { // regions
+		p.pos++
+		for {
+			if !at('{') {
+				p.fail(p.pos, "expected a region of %s", op.Name)
+			}
+			op.Regions = append(op.Regions, p.parseRegion(op))
+			if at(',') {
+				p.pos++
+				continue
+			}
+			if at(')') {
+				p.pos++
+				break
+			}
+			p.fail(p.pos, "expected ',' or ')' after a region of %s", op.Name)
+		}
+	}
+	if at('{') { // attributes
+		p.skipBalanced()
+	}
+	if !at(':') {
+		p.fail(p.pos, "expected ':' and the type of %s", op.Name)
+	}
+	p.pos++
+	p.skipFunctionType()
+	end := p.pos
+	p.skipTrivia()
+	if hasPrefixAt(s, p.pos, "loc") && !(p.pos+3 < len(s) && isIdentChar(s[p.pos+3])) {
+		p.pos += 3
+		if at('(') {
+			p.skipBalanced()
+			end = p.pos
+		}
+	}
+	p.pos = end
+	op.End = int32(end)
+}
+
+// skipFunctionType reads "(types) -> type" or "(types) -> (types)".
+func (p *parser) skipFunctionType() {
+	s := p.s
+	p.skipTrivia()
+	if p.pos >= len(s) || s[p.pos] != '(' {
+		p.fail(p.pos, "expected a function type: '(' and the operand types")
+	}
+	p.skipBalanced()
+	p.skipTrivia()
+	if !hasPrefixAt(s, p.pos, "->") {
+		p.fail(p.pos, "expected '->' and the result types")
+	}
+	p.pos += 2
+	p.skipTrivia()
+	if p.pos < len(s) && s[p.pos] == '(' {
+		p.skipBalanced()
+		return
+	}
+	p.skipType()
+}
+
+// skipType reads one type that is not a function type: a builtin one
+// ("f32", "tensor<4xf32>") or a dialect one ("!stablehlo.token",
+// "!quant.uniform<...>").
+func (p *parser) skipType() {
+	s := p.s
+	start := p.pos
+	if p.pos < len(s) && s[p.pos] == '!' {
+		p.pos++
+	}
+	n := p.pos
+	p.skipIdent()
+	if p.pos == n {
+		p.fail(start, "expected a type")
+	}
+	end := p.pos
+	p.skipTrivia()
+	if p.pos < len(s) && s[p.pos] == '<' {
+		p.skipBalanced()
+		return
+	}
+	p.pos = end
+}
+
+// scanCustom reads the rest of a custom-form op (or an alias definition):
+// its tokens and regions, up to the start of the next statement.
+func (p *parser) scanCustom(op *Op) {
 	s := p.s
 	base := len(p.brackets) // every return leaves the brackets as it found them
 	end := p.pos
@@ -250,24 +379,22 @@ func (p *parser) scanRest(op *Op) {
 			continue
 		}
 		switch c {
-		case ' ', '\t', '\r':
-			p.pos++
-			continue
-		case '\n':
-			p.pos++
-			if len(p.brackets) == base {
-				for p.pos < len(s) && isBlank(s[p.pos]) { // so that blank lines are read once
-					p.pos++
-				}
-				if p.statementFollows(p.pos) {
-					op.End = int32(end)
-					return
-				}
+		case ' ', '\t', '\r', '\n':
+			nl := p.skipTrivia()
+			if len(p.brackets) == base && p.statementAt(p.pos, nl) {
+				op.End = int32(end)
+				p.pos = end
+				return
 			}
 			continue
 		case '/':
 			if p.pos+1 < len(s) && s[p.pos+1] == '/' {
-				p.skipLine()
+				nl := p.skipTrivia()
+				if len(p.brackets) == base && p.statementAt(p.pos, nl) {
+					op.End = int32(end)
+					p.pos = end
+					return
+				}
 				continue
 			}
 			p.pos++
@@ -277,9 +404,8 @@ func (p *parser) scanRest(op *Op) {
 			p.brackets = append(p.brackets, p.pos)
 			p.pos++
 		case '{':
-			if p.isRegionStart(p.pos) {
-				r := p.parseRegion(op)
-				op.Regions = append(op.Regions, r)
+			if p.regionHere(base) {
+				op.Regions = append(op.Regions, p.parseRegion(op))
 			} else {
 				p.brackets = append(p.brackets, p.pos)
 				p.pos++
@@ -294,6 +420,7 @@ func (p *parser) scanRest(op *Op) {
 			if len(p.brackets) == base {
 				if c == '}' { // closes the enclosing region
 					op.End = int32(end)
+					p.pos = end
 					return
 				}
 				p.fail(p.pos, "unexpected %s", quoteChar(c))
@@ -316,9 +443,10 @@ func (p *parser) scanRest(op *Op) {
 		p.fail(at, "%s is not closed", quoteChar(s[at]))
 	}
 	op.End = int32(end)
+	p.pos = end
 }
 
-// plain marks the bytes that scanRest passes over without a look: all but
+// plain marks the bytes that scanCustom passes over without a look: all but
 // blanks, brackets, quotes and '/'.
 var plain = func() (t [256]bool) {
 	for i := range t {
@@ -330,106 +458,195 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
-// statementFollows reports whether the text after a newline at bracket depth
-// zero starts a new statement (rather than continuing the current op, as
-// ": type", "attributes {...}" or "cond {" do). i is the first non-blank byte.
-func (p *parser) statementFollows(i int) bool {
+// statementAt reports whether the token at i, reached after whitespace or a
+// comment at the op's own bracket depth, starts a new statement rather than
+// continuing a custom-form op (as ": type", "attributes {...}", "cond {" or
+// "reducer(...)" do). nl says whether a line break came before it.
+func (p *parser) statementAt(i int, nl bool) bool {
 	s := p.s
 	if i >= len(s) {
 		return true
 	}
 	switch c := s[i]; {
-	case c == '%' || c == '"' || c == '^' || c == '}' || c == '#' || c == '!':
+	case c == '}':
 		return true
-	case c == '/':
-		return i+1 < len(s) && s[i+1] == '/'
+	case c == '^':
+		return p.labelAt(i)
+	case c == '%':
+		return p.resultsAt(i)
+	case c == '"':
+		return nl
+	case c == '#' || c == '!':
+		return p.aliasAt(i)
 	case c == '{':
 		return hasPrefixAt(s, i, "{-#") // a dialect resource section
 	case isIdentStart(c):
+		if !nl {
+			return false
+		}
 		j := i
 		dotted := false
 		for j < len(s) && isIdentChar(s[j]) {
 			dotted = dotted || s[j] == '.'
 			j++
 		}
-		word := s[i:j]
-		return dotted || word == "return" || word == "module" || word == "call"
+		return dotted || undottedOp(s[i:j])
 	}
 	return false
 }
 
-// isRegionStart decides whether the '{' at i opens a region or an attribute
-// dictionary. Printers put a region's first op or label on a new line; an
-// attribute dictionary starts with "name =" even when it spans lines.
-func (p *parser) isRegionStart(i int) bool {
-	s := p.s
-	j := i + 1
-	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r') {
-		j++
-	}
-	if j >= len(s) {
-		return false
-	}
-	switch s[j] {
-	case '^':
+// undottedOp reports whether word is an op name MLIR prints without its
+// dialect: the builtin module and the ops of func, the default dialect of a
+// function's body.
+func undottedOp(word string) bool {
+	switch word {
+	case "module", "return", "call", "call_indirect", "constant":
 		return true
-	case '/':
-		if j+1 >= len(s) || s[j+1] != '/' {
-			return false
-		}
-	case '\n':
-	default:
+	}
+	return false
+}
+
+// resultsAt reports whether a result list followed by '=' and an op name
+// starts at i ("%0 = ...", "%a:2, %b = ..."), unlike the operands of a
+// custom op ("%a, %b : type") or the induction variable of a loop
+// ("%i = %lb to %ub").
+func (p *parser) resultsAt(i int) bool {
+	s := p.s
+	if i < p.noResults {
 		return false
 	}
-	// Multi-line: look at the first token of the next non-blank line.
-	for j < len(s) {
-		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n') {
+	j := i
+	for {
+		if j >= len(s) || s[j] != '%' {
+			break
+		}
+		j++
+		n := j
+		for j < len(s) && isIdentChar(s[j]) {
 			j++
 		}
-		if j+1 < len(s) && s[j] == '/' && s[j+1] == '/' {
-			for j < len(s) && s[j] != '\n' {
+		if j == n {
+			break
+		}
+		j = skipTriviaAt(s, j)
+		if j < len(s) && s[j] == ':' {
+			j = skipTriviaAt(s, j+1)
+			d := j
+			for j < len(s) && isDigit(s[j]) {
 				j++
 			}
+			if j == d {
+				break
+			}
+			j = skipTriviaAt(s, j)
+		}
+		if j < len(s) && s[j] == ',' {
+			j = skipTriviaAt(s, j+1)
 			continue
+		}
+		if j+1 < len(s) && s[j] == '=' && s[j+1] != '=' {
+			j = skipTriviaAt(s, j+1)
+			return j < len(s) && (s[j] == '"' || isIdentStart(s[j]))
 		}
 		break
 	}
-	if j >= len(s) {
-		return true
+	p.noResults = j
+	return false
+}
+
+// labelAt reports whether a block label ("^bb1:", "^bb1(%a: t):") starts at
+// i, rather than a successor of a custom op ("^bb1(%a : t)" without ':').
+func (p *parser) labelAt(i int) bool {
+	s := p.s
+	j := i + 1
+	for j < len(s) && isIdentChar(s[j]) {
+		j++
 	}
-	k := j
-	opLike := true // could this word start an op on its own?
-	switch {
-	case s[k] == '"':
-		k = skipStringAt(s, k)
-		if k < 0 {
-			return true
+	j = skipTriviaAt(s, j)
+	if j < len(s) && s[j] == '(' {
+		j = matchingAt(s, j)
+		if j < 0 {
+			return false
 		}
-	case isIdentStart(s[k]):
-		dotted := false
+		j = skipTriviaAt(s, j+1)
+	}
+	return j < len(s) && s[j] == ':'
+}
+
+// aliasAt reports whether an alias definition ("#loc1 = ...", "!t = ...")
+// starts at i.
+func (p *parser) aliasAt(i int) bool {
+	s := p.s
+	j := i + 1
+	for j < len(s) && isIdentChar(s[j]) {
+		j++
+	}
+	if j == i+1 {
+		return false
+	}
+	j = skipTriviaAt(s, j)
+	return j+1 < len(s) && s[j] == '=' && s[j+1] != '='
+}
+
+// regionHere decides whether the '{' at p.pos, in a custom-form op whose
+// brackets start at base, opens a region or an attribute dictionary (or a
+// braced list such as sdy's manual_axes={"x"}). Regions sit at the op's own
+// level or in a parenthesized list; what follows the brace tells them apart:
+// a region starts with an op, a block label or '}', a dictionary with
+// "name = value", "name," or a lone unit attribute "name}".
+func (p *parser) regionHere(base int) bool {
+	for _, at := range p.brackets[base:] {
+		if p.s[at] != '(' {
+			return false
+		}
+	}
+	return regionAhead(p.s, p.pos)
+}
+
+// regionAhead looks at what follows the '{' at i.
+func regionAhead(s string, i int) bool {
+	j := skipTriviaAt(s, i+1)
+	if j >= len(s) {
+		return true // reported as a region that is not closed
+	}
+	switch c := s[j]; {
+	case c == '^' || c == '%':
+		return true
+	case c == '}':
+		// "{}" is an empty dictionary; an empty region spans lines.
+		return strings.ContainsAny(s[i:j], "\n")
+	case c == '"':
+		k := skipStringAt(s, j)
+		if k < 0 {
+			return false
+		}
+		k = skipTriviaAt(s, k)
+		return k < len(s) && s[k] == '(' // a generic op
+	case isIdentStart(c):
+		k := j
 		for k < len(s) && isIdentChar(s[k]) {
-			dotted = dotted || s[k] == '.'
 			k++
 		}
-		opLike = dotted || s[j:k] == "return"
-	default:
+		word := s[j:k]
+		k = skipTriviaAt(s, k)
+		if k >= len(s) {
+			return true
+		}
+		switch s[k] {
+		case '=':
+			return k+1 < len(s) && s[k+1] == '='
+		case ',':
+			return false
+		case '}':
+			// "{foo}" is a unit attribute, "{ return }" a region with a
+			// terminator.
+			return word == "return" || strings.HasSuffix(word, ".return") || strings.HasSuffix(word, ".yield")
+		}
 		return true
 	}
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r') {
-		k++
-	}
-	if k >= len(s) {
-		return true
-	}
-	switch s[k] {
-	case '=':
-		return k+1 < len(s) && s[k+1] == '=' // "name = value" is an entry
-	case ',':
-		return false
-	case '\n', '}':
-		return opLike // a unit attribute alone on its line, unless it reads as an op
-	}
-	return true
+	// Nothing else starts a dictionary entry: parsed as a region, whatever it
+	// is fails there with its position.
+	return !isDigit(s[j])
 }
 
 func (p *parser) skipString() {
@@ -456,20 +673,25 @@ func skipStringAt(s string, i int) int {
 	return -1
 }
 
-// skipBalanced skips the bracketed group that starts at p.pos (a block
-// label's argument list), checking that its brackets match.
+// skipBalanced skips the bracketed group that starts at p.pos, checking that
+// its brackets match; strings and comments inside it are skipped whole.
 func (p *parser) skipBalanced() {
 	s := p.s
-	var stack []int // offsets of the open brackets
+	base := len(p.brackets) // the group ends when the brackets are back to base
 	for p.pos < len(s) {
 		c := s[p.pos]
 		switch c {
 		case '"':
 			p.skipString()
 			continue
+		case '/':
+			if p.pos+1 < len(s) && s[p.pos+1] == '/' {
+				p.skipLine()
+				continue
+			}
 		case '(', '[', '{', '<':
-			stack = append(stack, p.pos)
-			if len(stack) > maxNesting {
+			p.brackets = append(p.brackets, p.pos)
+			if len(p.brackets)-base > maxNesting {
 				p.fail(p.pos, "brackets nested more than %d deep", maxNesting)
 			}
 		case '>':
@@ -478,20 +700,57 @@ func (p *parser) skipBalanced() {
 			}
 			fallthrough
 		case ')', ']', '}':
-			open := s[stack[len(stack)-1]]
-			if want := closerOf(open); want != c {
-				p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
-					quoteChar(want), quoteChar(open), p.m.Position(stack[len(stack)-1]), quoteChar(c))
+			if len(p.brackets) == base {
+				p.fail(p.pos, "unexpected %s", quoteChar(c))
 			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
+			at := p.brackets[len(p.brackets)-1]
+			if want := closerOf(s[at]); want != c {
+				p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
+					quoteChar(want), quoteChar(s[at]), p.m.Position(at), quoteChar(c))
+			}
+			p.brackets = p.brackets[:len(p.brackets)-1]
+			if len(p.brackets) == base {
 				p.pos++
 				return
 			}
 		}
 		p.pos++
 	}
-	p.fail(stack[len(stack)-1], "%s is not closed", quoteChar(s[stack[len(stack)-1]]))
+	at := p.brackets[len(p.brackets)-1]
+	p.fail(at, "%s is not closed", quoteChar(s[at]))
+}
+
+// matchingAt returns the offset of the bracket that closes s[i], skipping
+// strings and comments, or -1.
+func matchingAt(s string, i int) int {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '"':
+			k := skipStringAt(s, j)
+			if k < 0 {
+				return -1
+			}
+			j = k - 1
+			continue
+		case '/':
+			if j+1 < len(s) && s[j+1] == '/' {
+				for j < len(s) && s[j] != '\n' {
+					j++
+				}
+				continue
+			}
+		}
+		step := bracketStep(s, j)
+		depth += step
+		if step < 0 && depth == 0 {
+			return j
+		}
+		if depth < 0 || depth > maxNesting {
+			return -1
+		}
+	}
+	return -1
 }
 
 func closerOf(open byte) byte {
@@ -506,29 +765,50 @@ func closerOf(open byte) byte {
 	return '>'
 }
 
-// skipBlank skips whitespace, newlines and line comments.
-func (p *parser) skipBlank() {
+// skipTrivia skips whitespace, line breaks and comments, and reports whether
+// it crossed a line break.
+func (p *parser) skipTrivia() (newline bool) {
 	s := p.s
 	for p.pos < len(s) {
 		switch s[p.pos] {
-		case ' ', '\t', '\r', '\n':
+		case '\n':
+			newline = true
+			p.pos++
+		case ' ', '\t', '\r':
 			p.pos++
 		case '/':
 			if p.pos+1 < len(s) && s[p.pos+1] == '/' {
 				p.skipLine()
 				continue
 			}
-			return
+			return newline
 		default:
-			return
+			return newline
 		}
 	}
+	return newline
 }
 
-func (p *parser) skipSpaces() {
-	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
-		p.pos++
+// skipTriviaAt returns the offset of the first byte at or after i that is
+// not whitespace or part of a comment.
+func skipTriviaAt(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		case '/':
+			if i+1 < len(s) && s[i+1] == '/' {
+				for i < len(s) && s[i] != '\n' {
+					i++
+				}
+				continue
+			}
+			return i
+		default:
+			return i
+		}
 	}
+	return i
 }
 
 // skipIdent moves past the identifier characters at p.pos.
@@ -541,8 +821,10 @@ func (p *parser) skipIdent() {
 }
 
 func (p *parser) skipLine() {
-	for p.pos < len(p.s) && p.s[p.pos] != '\n' {
-		p.pos++
+	if i := strings.IndexByte(p.s[p.pos:], '\n'); i >= 0 {
+		p.pos += i
+	} else {
+		p.pos = len(p.s)
 	}
 }
 

@@ -23,8 +23,9 @@ type ValueRef struct {
 // ("%arg0: tensor<f32>", "%iterArg = %init") and its uses.
 func (m *Module) Values(op *Op, fn func(ValueRef)) {
 	scanValues(m.Src, int(op.Start), int(op.resEnd), true, fn)
+	var v valueScanner
 	for _, sp := range ownSpans(op) {
-		scanValues(m.Src, sp.start, sp.end, false, fn)
+		v.scan(m.Src, sp.start, sp.end, fn)
 	}
 }
 
@@ -35,10 +36,53 @@ func (m *Module) LabelArgs(b *Block, fn func(ValueRef)) {
 	}
 }
 
-// scanValues finds "%name" tokens in s[start:end], skipping strings and comments.
+// scanValues finds "%name" tokens in s[start:end], skipping strings and
+// comments: results when results is set, else uses and arguments.
 func scanValues(s string, start, end int, results bool, fn func(ValueRef)) {
+	if results {
+		for i := start; i < end; i++ {
+			if s[i] != '%' {
+				continue
+			}
+			j := i + 1
+			for j < end && isIdentChar(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				continue
+			}
+			v := ValueRef{Name: s[i:j], Index: -1, Count: 1, Off: i, Kind: Result}
+			if k := skipBlanksIn(s, j, end); k < end && s[k] == ':' {
+				if n, next := readInt(s, skipBlanksIn(s, k+1, end), end); next > k+1 && isDigit(s[next-1]) {
+					v.Count, j = n, next
+				}
+			}
+			fn(v)
+			i = j - 1
+		}
+		return
+	}
+	var v valueScanner
+	v.scan(s, start, end, fn)
+}
+
+// valueScanner finds the uses and argument declarations of an op's text,
+// which may come in pieces (the spans between its regions): it keeps the
+// brackets open across them.
+type valueScanner struct {
+	// stack holds the open brackets: an argument "%a : type" is declared
+	// in parentheses (a signature, a block label, reducer(...)), where
+	// "%a : type" at the op's own level is a use and its type.
+	stack []byte
+	buf   [16]byte
+}
+
+func (v *valueScanner) scan(s string, start, end int, fn func(ValueRef)) {
+	if v.stack == nil {
+		v.stack = v.buf[:0]
+	}
 	for i := start; i < end; i++ {
-		switch s[i] {
+		switch c := s[i]; c {
 		case '"':
 			j := skipStringAt(s, i)
 			if j < 0 || j > end {
@@ -51,6 +95,17 @@ func scanValues(s string, start, end int, results bool, fn func(ValueRef)) {
 					i++
 				}
 			}
+		case '(', '[', '{', '<':
+			v.stack = append(v.stack, c)
+		case '>':
+			if i > 0 && s[i-1] == '-' {
+				break
+			}
+			fallthrough
+		case ')', ']', '}':
+			if len(v.stack) > 0 {
+				v.stack = v.stack[:len(v.stack)-1]
+			}
 		case '%':
 			j := i + 1
 			for j < end && isIdentChar(s[j]) {
@@ -59,36 +114,29 @@ func scanValues(s string, start, end int, results bool, fn func(ValueRef)) {
 			if j == i+1 {
 				continue
 			}
-			v := ValueRef{Name: s[i:j], Index: -1, Count: 1, Off: i}
+			r := ValueRef{Name: s[i:j], Index: -1, Count: 1, Off: i}
+			k := skipBlanksIn(s, j, end)
 			switch {
-			case results:
-				v.Kind = Result
-				if j < end && s[j] == ':' {
-					n, k := readInt(s, j+1, end)
-					if k > j+1 {
-						v.Count, j = n, k
-					}
-				}
 			case j < end && s[j] == '#':
-				n, k := readInt(s, j+1, end)
-				if k > j+1 {
-					v.Index, j = n, k
+				n, next := readInt(s, j+1, end)
+				if next > j+1 {
+					r.Index, j = n, next
 				}
-			case j < end && s[j] == ':':
-				v.Kind = Arg // "%arg0: type"
-			default:
-				k := j
-				for k < end && (s[k] == ' ' || s[k] == '\t') {
-					k++
-				}
-				if k < end && s[k] == '=' && (k+1 >= end || s[k+1] != '=') {
-					v.Kind = Arg // "%iterArg = %init" in a pretty while
-				}
+			case k < end && s[k] == ':' && len(v.stack) > 0 && v.stack[len(v.stack)-1] == '(':
+				r.Kind = Arg // "%arg0: type", "%arg0 : type"
+			case k < end && s[k] == '=' && (k+1 >= end || s[k+1] != '='):
+				r.Kind = Arg // "%iterArg = %init" in a pretty while
 			}
-			fn(v)
+			fn(r)
 			i = j - 1
 		}
 	}
+}
+
+// skipBlanksIn returns the first offset at or after i, before end, that is
+// not whitespace or a comment.
+func skipBlanksIn(s string, i, end int) int {
+	return min(skipTriviaAt(s[:end], i), end)
 }
 
 func readInt(s string, i, end int) (n, next int) {

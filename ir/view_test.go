@@ -216,10 +216,6 @@ func TestLayout(t *testing.T) {
 	if _, err := m.Layout(opAt(t, m, 13)); err == nil || !strings.Contains(err.Error(), "13:7: stablehlo.compare is not in generic form") {
 		t.Errorf("Layout of a pretty op: %v", err)
 	}
-	m = mustParse(t, `"foo.bar"(%x) {a = 1}`)
-	if _, err := m.Layout(m.Body.Ops[0]); err == nil || !strings.Contains(err.Error(), "foo.bar has no type signature") {
-		t.Errorf("Layout without a type: %v", err)
-	}
 }
 
 func TestAttrValueSpan(t *testing.T) {
