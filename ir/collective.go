@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,9 +31,13 @@ type Collective struct {
 	Groups [][]int64
 	// GroupSpelling is how the module wrote the groups: "dense",
 	// "mesh_axes", "pairs" (collective_permute), or "".
-	GroupSpelling      string
-	Mesh               string // mesh name, for mesh-axes groups
-	Channel            int64  // channel_handle's handle, -1 when absent
+	GroupSpelling string
+	Mesh          string // mesh name, for mesh-axes groups
+	// Unresolved says why the groups are unknown although the op has
+	// some: mesh-axes groups that name a symbol no mesh of the module
+	// defines. Groups is nil then.
+	Unresolved         string
+	Channel            int64 // channel_handle's handle, -1 when absent
 	ChannelType        int64
 	UseGlobalDeviceIDs bool
 
@@ -176,6 +181,11 @@ func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error
 		switch a.Name {
 		case "replica_groups", "source_target_pairs":
 			groups, spelling, mesh, err := readGroups(a.Value, meshes)
+			var unresolved *unresolvedMesh
+			if errors.As(err, &unresolved) {
+				c.Unresolved = fmt.Sprintf("%s: %v", a.Name, err)
+				spelling, mesh, err = "mesh_axes", unresolved.symbol[1:], nil
+			}
 			if err != nil {
 				return nil, errAt("%s: %v", a.Name, err)
 			}
@@ -185,6 +195,9 @@ func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error
 			}
 		case "channel_handle":
 			f := angleFields(a.Value, "#stablehlo.channel_handle<")
+			if len(f) == 0 { // MHLO's spelling
+				f = angleFields(a.Value, "#mhlo.channel_handle<")
+			}
 			h, err1 := strconv.ParseInt(f["handle"], 10, 64)
 			t, err2 := strconv.ParseInt(f["type"], 10, 64)
 			if err1 != nil || err2 != nil {

@@ -216,3 +216,20 @@ func TestArcCustomCall(t *testing.T) {
 		t.Errorf("marked all-reduce:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestMHLOChannelHandle: MHLO spells the channel handle in its own dialect.
+func TestMHLOChannelHandle(t *testing.T) {
+	m := mustParse(t, `%0 = "mhlo.all_reduce"(%x) ({
+^bb0(%a: tensor<f32>, %b: tensor<f32>):
+  %1 = mhlo.add %a, %b : tensor<f32>
+  mhlo.return %1 : tensor<f32>
+}) {channel_handle = #mhlo.channel_handle<handle = 3, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids} : (tensor<4xf32>) -> tensor<4xf32>
+`)
+	cs, err := m.Collectives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cs[0]; c.Kind != "all_reduce" || c.Channel != 3 || c.ChannelType != 1 || !c.UseGlobalDeviceIDs || c.Reduction != "sum" {
+		t.Errorf("mhlo all-reduce: %+v", c)
+	}
+}

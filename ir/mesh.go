@@ -65,44 +65,132 @@ func formatInts(v []int64) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// Meshes returns the module's sdy.mesh definitions by name.
+// Meshes returns the module's mesh definitions by name: sdy.mesh ops, in
+// their pretty form (sdy.mesh @m = <["x"=2]>, or = #sdy.mesh<...>) or generic
+// form ("sdy.mesh"() <{mesh = #sdy.mesh<...>, sym_name = "m"}>), and, as
+// StableHLO's reference interpreter resolves mesh symbols, any op with a
+// sym_name and a mesh or stablehlo.mesh attribute (#stablehlo.mesh<...> or
+// {axes = [{name = "x", size = 2}], device_ids = ...}).
 func (m *Module) Meshes() (map[string]*Mesh, error) {
 	meshes := map[string]*Mesh{}
 	var err error
 	m.Walk(func(op *Op) bool {
-		if op.Name != "sdy.mesh" {
-			return true
+		var name string
+		var ms *Mesh
+		if op.Name == "sdy.mesh" && !op.Generic {
+			name, ms, err = m.prettyMesh(op)
+		} else if op.Generic {
+			name, ms, err = m.genericMesh(op)
 		}
-		name, rest, ok := leadingSymbol(strings.TrimSpace(m.header(op)))
-		if !ok {
-			err = m.Errorf(int(op.Start), "sdy.mesh: expected @name")
+		if err != nil {
 			return false
 		}
-		body, ok := strings.CutPrefix(strings.TrimSpace(rest), "=")
-		if !ok || name == "" {
-			err = m.Errorf(int(op.Start), "sdy.mesh: expected @name =")
-			return false
+		if ms != nil {
+			ms.Name = name
+			meshes[name] = ms
 		}
-		body = strings.TrimSpace(body)
-		if !strings.HasPrefix(body, "<") {
-			err = m.Errorf(int(op.Start), "sdy.mesh @%s: expected '<'", name)
-			return false
-		}
-		close := matching(body, 0)
-		if close < 0 {
-			err = m.Errorf(int(op.Start), "sdy.mesh @%s: '<' is not closed", name)
-			return false
-		}
-		ms, perr := parseSdyMesh(body[1:close])
-		if perr != nil {
-			err = m.Errorf(int(op.Start), "sdy.mesh @%s: %v", name, perr)
-			return false
-		}
-		ms.Name = name
-		meshes[name] = ms
 		return true
 	})
 	return meshes, err
+}
+
+// prettyMesh reads "sdy.mesh @name = <...>" or "sdy.mesh @name = #sdy.mesh<...>".
+func (m *Module) prettyMesh(op *Op) (string, *Mesh, error) {
+	name, rest, ok := leadingSymbol(strings.TrimSpace(m.header(op)))
+	if !ok {
+		return "", nil, m.Errorf(int(op.Start), "sdy.mesh: expected @name")
+	}
+	body, ok := strings.CutPrefix(strings.TrimSpace(rest), "=")
+	if !ok || name == "" {
+		return "", nil, m.Errorf(int(op.Start), "sdy.mesh: expected @name =")
+	}
+	body = strings.TrimPrefix(strings.TrimSpace(body), "#sdy.mesh")
+	body = strings.TrimSpace(body)
+	if !strings.HasPrefix(body, "<") {
+		return "", nil, m.Errorf(int(op.Start), "sdy.mesh @%s: expected '<'", name)
+	}
+	close := matching(body, 0)
+	if close < 0 {
+		return "", nil, m.Errorf(int(op.Start), "sdy.mesh @%s: '<' is not closed", name)
+	}
+	ms, err := parseSdyMesh(body[1:close])
+	if err != nil {
+		return "", nil, m.Errorf(int(op.Start), "sdy.mesh @%s: %v", name, err)
+	}
+	return name, ms, nil
+}
+
+// genericMesh reads a generic op that defines a mesh symbol: nil for one
+// that does not.
+func (m *Module) genericMesh(op *Op) (string, *Mesh, error) {
+	attrs := m.Attrs(op)
+	sym, ok := attrValue(attrs, "sym_name")
+	if !ok {
+		return "", nil, nil
+	}
+	name := unquote(sym)
+	for _, key := range []string{"mesh", "stablehlo.mesh"} {
+		v, ok := attrValue(attrs, key)
+		if !ok {
+			continue
+		}
+		ms, err := parseMeshValue(v)
+		if err != nil {
+			if op.Name != "sdy.mesh" {
+				return "", nil, nil // not a mesh arc knows: the symbol stays unresolved
+			}
+			return "", nil, m.Errorf(int(op.Start), "%s @%s: %v", op.Name, name, err)
+		}
+		return name, ms, nil
+	}
+	if op.Name == "sdy.mesh" {
+		return "", nil, m.Errorf(int(op.Start), "sdy.mesh @%s: no mesh attribute", name)
+	}
+	return "", nil, nil
+}
+
+// parseMeshValue reads a mesh attribute: #sdy.mesh<...>, #stablehlo.mesh<...>
+// or the dictionary {axes = [{name = "x", size = 2 : i64}], device_ids = ...}.
+func parseMeshValue(v string) (*Mesh, error) {
+	v = strings.TrimSpace(v)
+	switch {
+	case strings.HasPrefix(v, "#sdy.mesh<") && matching(v, len("#sdy.mesh")) == len(v)-1:
+		return parseSdyMesh(v[len("#sdy.mesh<") : len(v)-1])
+	case strings.HasPrefix(v, "#stablehlo.mesh<"):
+		return parseInlineMesh(v)
+	case strings.HasPrefix(v, "{") && matching(v, 0) == len(v)-1:
+		ms := &Mesh{}
+		for _, e := range parseDict(v[1 : len(v)-1]) {
+			switch e.Name {
+			case "axes":
+				if !strings.HasPrefix(e.Value, "[") || !strings.HasSuffix(e.Value, "]") {
+					return nil, fmt.Errorf("axes: expected [...]")
+				}
+				for _, a := range splitTop(e.Value[1:len(e.Value)-1], ',') {
+					if !strings.HasPrefix(a, "{") || matching(a, 0) != len(a)-1 {
+						return nil, fmt.Errorf("bad mesh axis %q", a)
+					}
+					f := parseDict(a[1 : len(a)-1])
+					n, _ := attrValue(f, "name")
+					sz, _ := attrValue(f, "size")
+					name, nerr := strconv.Unquote(n)
+					size, err := strconv.ParseInt(stripType(sz), 10, 64)
+					if nerr != nil || err != nil || size <= 0 {
+						return nil, fmt.Errorf("bad mesh axis %q", a)
+					}
+					ms.Axes = append(ms.Axes, MeshAxis{name, size})
+				}
+			case "device_ids":
+				ids, err := parseDeviceIDs(e.Value)
+				if err != nil {
+					return nil, fmt.Errorf("device_ids: %v", err)
+				}
+				ms.DeviceIDs = ids
+			}
+		}
+		return ms, ms.check()
+	}
+	return nil, fmt.Errorf("expected a mesh, found %q", v)
 }
 
 // parseSdyMesh reads `["x"=2, "y"=4], device_ids=[...]`.
@@ -136,13 +224,31 @@ func parseSdyMesh(s string) (*Mesh, error) {
 		if !ok || strings.TrimSpace(k) != "device_ids" {
 			continue
 		}
-		ids, err := parseIntList(v)
+		ids, err := parseDeviceIDs(v)
 		if err != nil {
 			return nil, fmt.Errorf("device_ids: %v", err)
 		}
 		ms.DeviceIDs = ids
 	}
 	return ms, ms.check()
+}
+
+// parseDeviceIDs reads a list of device ids: [0, 1], array<i64: 0, 1> or
+// dense<[0, 1]> : tensor<2xi64>.
+func parseDeviceIDs(v string) ([]int64, error) {
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "dense<") {
+		return parseIntList(v)
+	}
+	rows, err := parseDenseInts(v)
+	if err != nil {
+		return nil, err
+	}
+	out := []int64{}
+	for _, r := range rows {
+		out = append(out, r...)
+	}
+	return out, nil
 }
 
 func (ms *Mesh) check() error {
@@ -296,7 +402,7 @@ func parseMeshAxes(s string, meshes map[string]*Mesh) (*Mesh, []axisRef, error) 
 			if strings.HasPrefix(v, "@") {
 				ms = meshes[v[1:]]
 				if ms == nil {
-					return nil, nil, fmt.Errorf("mesh %s is not defined in the module", v)
+					return nil, nil, &unresolvedMesh{v}
 				}
 			} else {
 				inline, err := parseInlineMesh(v)
@@ -327,6 +433,15 @@ func parseMeshAxes(s string, meshes map[string]*Mesh) (*Mesh, []axisRef, error) 
 	return ms, refs, nil
 }
 
+// unresolvedMesh is a mesh symbol that no mesh of the module defines: valid
+// MLIR (the symbol may name an op arc does not read), whose groups arc cannot
+// know.
+type unresolvedMesh struct{ symbol string }
+
+func (e *unresolvedMesh) Error() string {
+	return fmt.Sprintf("mesh %s is not a mesh the module defines", e.symbol)
+}
+
 // parseInlineMesh reads #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>, ...], device_ids = ...>.
 func parseInlineMesh(s string) (*Mesh, error) {
 	const prefix = "#stablehlo.mesh<"
@@ -355,7 +470,7 @@ func parseInlineMesh(s string) (*Mesh, error) {
 				ms.Axes = append(ms.Axes, MeshAxis{name, size})
 			}
 		case "device_ids":
-			ids, err := parseIntList(v)
+			ids, err := parseDeviceIDs(v)
 			if err != nil {
 				return nil, fmt.Errorf("device_ids: %v", err)
 			}

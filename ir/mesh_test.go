@@ -34,6 +34,31 @@ func TestMeshes(t *testing.T) {
 	}
 }
 
+// TestMeshSpellings: the forms a mesh symbol is defined in.
+func TestMeshSpellings(t *testing.T) {
+	src := `sdy.mesh @a = #sdy.mesh<["x"=2, "y"=2]>
+sdy.mesh @l = <["x"=2]> loc(#loc)
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=4], device_ids=[3, 2, 1, 0]>, sym_name = "g"}> : () -> ()
+"sdy.mesh"() {sym_name = "d", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}], device_ids = dense<[0, 2, 1, 3]> : tensor<4xi64>}} : () -> ()
+"x.sym"() {sym_name = "s", mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "z", size = 3>]>} : () -> ()
+"x.sym"() {sym_name = "other", mesh = 3 : i64} : () -> ()
+func.func private @f()
+`
+	meshes, err := mustParse(t, src).Meshes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for name, ms := range meshes {
+		got[name] = ms.String()
+	}
+	want := map[string]string{"a": `<["x"=2, "y"=2]>`, "l": `<["x"=2]>`, "g": `<["x"=4], device_ids=[3, 2, 1, 0]>`,
+		"d": `<["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>`, "s": `<["z"=3]>`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("meshes %v, want %v", got, want)
+	}
+}
+
 func TestMeshDevices(t *testing.T) {
 	m := parseFile(t, "testdata/sdy_device_ids.mlir")
 	meshes, err := m.Meshes()
@@ -62,6 +87,11 @@ func TestMeshErrors(t *testing.T) {
 		{`sdy.mesh @m = <["x"=2], device_ids=[0, a]>`, `1:1: sdy.mesh @m: device_ids: bad integer "a"`},
 		{"\n  sdy.mesh @m = <\"x\"=2>", "2:3: sdy.mesh @m: expected a list of axes"},
 		{`sdy.mesh @m = <["x"=4294967296, "y"=4294967296]>`, "1:1: sdy.mesh @m: too many devices"},
+		{`sdy.mesh @m = #sdy.mesh["x"=2]`, "1:1: sdy.mesh @m: expected '<'"},
+		{`"sdy.mesh"() {sym_name = "m"} : () -> ()`, "1:1: sdy.mesh @m: no mesh attribute"},
+		{`"sdy.mesh"() <{mesh = #sdy.mesh<["x"=0]>, sym_name = "m"}> : () -> ()`, `1:1: sdy.mesh @m: axis "\"x\"=0": bad size`},
+		{`"sdy.mesh"() {sym_name = "m", stablehlo.mesh = {axes = [{name = "x"}]}} : () -> ()`, `1:1: sdy.mesh @m: bad mesh axis "{name = \"x\"}"`},
+		{`"sdy.mesh"() {sym_name = "m", stablehlo.mesh = {axes = [{name = "x", size = 2}], device_ids = dense<[0]> : tensor<1xi64>}} : () -> ()`, "1:1: sdy.mesh @m: 1 device ids for 2 devices"},
 	} {
 		m := mustParse(t, tc.src)
 		_, err := m.Meshes()
@@ -140,13 +170,29 @@ func TestReplicaGroups(t *testing.T) {
 	}
 }
 
+// TestUnresolvedMesh: mesh-axes groups may name a symbol that no mesh of the
+// module defines (MLIR accepts that: StableHLO resolves it only to run the
+// op); the collective then has no groups and says why.
+func TestUnresolvedMesh(t *testing.T) {
+	for _, meshes := range []string{"", `func.func private @nope()`, `"x.sym"() {sym_name = "nope", mesh = 3 : i64} : () -> ()`} {
+		m := mustParse(t, allReduceWith(meshes, `#stablehlo.replica_group_mesh_axes<mesh = @nope, axes = [#stablehlo.axis_ref<name = "x">]>`))
+		cs, err := m.Collectives()
+		if err != nil {
+			t.Fatalf("%q: %v", meshes, err)
+		}
+		c := cs[0]
+		if c.Groups != nil || c.GroupSpelling != "mesh_axes" || c.Mesh != "nope" || c.Unresolved != "replica_groups: mesh @nope is not a mesh the module defines" {
+			t.Errorf("%q: groups %v, spelling %q, mesh %q, unresolved %q", meshes, c.Groups, c.GroupSpelling, c.Mesh, c.Unresolved)
+		}
+	}
+}
+
 func TestReplicaGroupErrors(t *testing.T) {
 	const xy = `sdy.mesh @xy = <["x"=2, "y"=4]>`
 	axes := func(refs string) string {
 		return `#stablehlo.replica_group_mesh_axes<mesh = @xy, axes = [` + refs + `]>`
 	}
 	for _, tc := range []struct{ name, meshes, groups, want string }{
-		{"unknown mesh", xy, `#stablehlo.replica_group_mesh_axes<mesh = @nope, axes = []>`, "mesh @nope is not defined in the module"},
 		{"no mesh", xy, `#stablehlo.replica_group_mesh_axes<axes = []>`, "no mesh given"},
 		{"unknown axis", xy, axes(`#stablehlo.axis_ref<name = "z">`), `axis "z" is not in the mesh <["x"=2, "y"=4]>`},
 		{"bad axis ref", xy, axes(`#stablehlo.axis_ref<name = y>`), `bad axis reference`},
