@@ -276,3 +276,36 @@ func TestTensorType(t *testing.T) {
 		t.Errorf("ShapeString() = %s", s)
 	}
 }
+
+func TestPromotable(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		want     bool
+	}{
+		{"f32", "f32", true}, {"f32", "f64", true}, {"f16", "f32", true}, {"bf16", "f32", true}, {"f8E4M3FN", "bf16", true},
+		{"f64", "f32", false}, {"f32", "bf16", false}, {"f32", "i32", false}, {"i32", "f32", false},
+		{"i8", "i32", true}, {"ui8", "i16", true}, {"si32", "i64", true}, {"i64", "i32", false},
+		{"i1", "i1", true}, {"i1", "i8", false}, {"i8", "i1", false},
+		{"complex<f32>", "complex<f64>", true}, {"complex<f64>", "complex<f32>", false}, {"complex<f32>", "f64", false},
+		{"!quant.uniform<i8:f32, 2.000000e+00:15>", "!quant.uniform<i16:f32, 2.000000e+00:15>", true},
+		{"!quant.uniform<i8<-127:127>:f32, 0.5>", "!quant.uniform<i32:f32, 0.5>", true},
+		{"!quant.uniform<i16:f32, 2.0>", "!quant.uniform<i8:f32, 2.0>", false},
+		{"!quant.uniform<i8:f32, 2.0>", "!quant.uniform<i16:bf16, 2.0>", false},
+		{"index", "i64", false}, {"!x.y", "!x.z", false},
+	} {
+		if got := Promotable(tc.from, tc.to); got != tc.want {
+			t.Errorf("Promotable(%s, %s) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		a, b []int64
+		want bool
+	}{
+		{nil, nil, true}, {[]int64{4}, []int64{4}, true}, {[]int64{4}, []int64{-1}, true}, {[]int64{-1, 2}, []int64{3, -1}, true},
+		{[]int64{4}, []int64{8}, false}, {[]int64{4}, []int64{4, 1}, false}, {[]int64{}, []int64{-1}, false},
+	} {
+		if got := CompatibleShapes(tc.a, tc.b); got != tc.want {
+			t.Errorf("CompatibleShapes(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -123,3 +123,113 @@ func (t TensorType) ShapeString() string {
 	}
 	return strings.Join(parts, "x")
 }
+
+// CompatibleShapes reports whether two shapes can describe the same tensor:
+// the same rank, and the same size wherever both are static ("?" matches
+// any size), as StableHLO's shape checks compare inferred and declared types.
+func CompatibleShapes(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] >= 0 && b[i] >= 0 && a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Promotable is StableHLO's is_promotable(from, to) for element types: both
+// booleans, both integers, both floats, both complex or both quantized with
+// the same expressed type, and to has at least as many bits (of the
+// storage type, for quantized types).
+func Promotable(from, to string) bool {
+	if from == to {
+		return true
+	}
+	fc, fb, fe := elemClass(from)
+	tc, tb, te := elemClass(to)
+	if fc == "" || fc != tc || fe != te {
+		return false
+	}
+	return fc != "bool" && fb <= tb
+}
+
+// elemClass sorts an element type into bool, int, float, complex or quant,
+// with its width in bits (of the parts of a complex, of the storage type
+// of a quantized type) and, for a quantized type, the expressed type.
+func elemClass(t string) (class string, bits int, expressed string) {
+	t = strings.TrimSpace(t)
+	if inner, ok := strings.CutPrefix(t, "complex<"); ok && strings.HasSuffix(inner, ">") {
+		c, b, _ := elemClass(inner[:len(inner)-1])
+		if c != "float" {
+			return "", 0, ""
+		}
+		return "complex", b, ""
+	}
+	if inner, ok := strings.CutPrefix(t, "!quant.uniform<"); ok && strings.HasSuffix(inner, ">") {
+		// !quant.uniform<storage[<min:max>]:expressed[:dim], scales...>
+		parts := splitTop(inner[:len(inner)-1], ':')
+		if len(parts) < 2 {
+			return "", 0, ""
+		}
+		storage := parts[0]
+		if lt := strings.IndexByte(storage, '<'); lt >= 0 {
+			storage = storage[:lt]
+		}
+		c, b, _ := elemClass(storage)
+		if c != "int" {
+			return "", 0, ""
+		}
+		expressed = strings.TrimSpace(parts[1])
+		if comma := strings.IndexByte(expressed, ','); comma >= 0 {
+			expressed = strings.TrimSpace(expressed[:comma])
+		}
+		return "quant", b, expressed
+	}
+	if t == "i1" {
+		return "bool", 1, ""
+	}
+	for _, p := range []string{"ui", "si", "i"} {
+		if n, ok := strings.CutPrefix(t, p); ok {
+			if b, err := strconv.Atoi(n); err == nil && b > 1 {
+				return "int", b, ""
+			}
+		}
+	}
+	switch t {
+	case "f16", "bf16":
+		return "float", 16, ""
+	case "tf32":
+		return "float", 19, ""
+	case "f32":
+		return "float", 32, ""
+	case "f64":
+		return "float", 64, ""
+	}
+	for _, p := range []struct {
+		prefix string
+		bits   int
+	}{{"f8E", 8}, {"f6E", 6}, {"f4E", 4}} {
+		if strings.HasPrefix(t, p.prefix) {
+			return "float", p.bits, ""
+		}
+	}
+	return "", 0, ""
+}
+
+// TypesMirror reports whether every result of the collective has exactly
+// its operand's type, which is what a lowering that replaces the op by one
+// of the same type needs. An all-reduce may also promote the element type
+// or leave sizes dynamic (StableHLO allows both): arc leaves those native.
+func (c *Collective) TypesMirror() bool {
+	if len(c.OperandTypes) != len(c.ResultTypes) {
+		return false
+	}
+	for i := range c.OperandTypes {
+		if c.OperandTypes[i].String() != c.ResultTypes[i].String() {
+			return false
+		}
+	}
+	return true
+}

@@ -218,6 +218,10 @@ func ineligible(t Target, opts Options, row Row) string {
 		return "arc lowers all-reduces only"
 	case row.Collective != nil && row.Collective.Arc != nil:
 		return "already lowered by arc"
+	case row.Collective != nil && !row.Collective.TypesMirror():
+		return "its result types are not its operand types (a promoted element type or dynamic sizes): arc's lowerings keep the operand's type"
+	case row.Collective != nil && row.Collective.Unresolved != "":
+		return "groups unknown: " + row.Collective.Unresolved
 	case t.Platform != "tpu" && row.Reduction != "sum":
 		return fmt.Sprintf("reduction is %s: arc's kernels only sum", row.Reduction)
 	case t.Platform != "tpu" && !slices.Contains([]string{"f16", "bf16", "f32"}, row.DType):

@@ -57,6 +57,10 @@ func decide(t *testing.T, tg string, opts passes.Options, row passes.Row) passes
 func TestEligibility(t *testing.T) {
 	four := iota(0, 4)
 	lowered := &ir.Collective{Arc: &ir.ArcLowering{Lowering: "oneshot"}}
+	f32, f64 := ir.TensorType{Shape: []int64{1024}, Elem: "f32"}, ir.TensorType{Shape: []int64{1024}, Elem: "f64"}
+	promoted := &ir.Collective{OperandTypes: []ir.TensorType{f32}, ResultTypes: []ir.TensorType{f64}}
+	mirrored := &ir.Collective{OperandTypes: []ir.TensorType{f32}, ResultTypes: []ir.TensorType{f32}}
+	unresolved := &ir.Collective{Unresolved: "replica_groups: mesh @m is not a mesh the module defines"}
 	partial := mustTopology(t, `{"name": "partial", "devices": [{"id": 0, "node": "a"}, {"id": 1, "node": "a"}, {"id": 2, "node": "a"}, {"id": 3, "node": "a"}, {"id": 4, "node": "b"}, {"id": 5, "node": "b"}],
 		"links": [{"a": 0, "b": 1}, {"a": 0, "b": 2}, {"a": 1, "b": 2}, {"a": 2, "b": 3, "kind": "host"}, {"a": 4, "b": 5}]}`)
 	with := func(row passes.Row, edit func(*passes.Row)) passes.Row { edit(&row); return row }
@@ -70,6 +74,13 @@ func TestEligibility(t *testing.T) {
 		{"target none", "none", passes.Options{}, sum("f16", 4*kib, four), "target none: the identity pipeline lowers nothing"},
 		{"reduce_scatter", "cuda:nvlink", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Op = "reduce_scatter" }), "arc lowers all-reduces only"},
 		{"lowered before", "cuda:nvlink", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Collective = lowered }), "already lowered by arc"},
+		{"promoted result", "cuda:nvlink", passes.Options{}, with(sum("f32", 4*kib, four), func(r *passes.Row) { r.Collective = promoted }),
+			"its result types are not its operand types (a promoted element type or dynamic sizes): arc's lowerings keep the operand's type"},
+		{"TPU: promoted result", "tpu:v6e-8", passes.Options{}, with(sum("f32", 4*kib, four), func(r *passes.Row) { r.Collective = promoted }),
+			"its result types are not its operand types (a promoted element type or dynamic sizes): arc's lowerings keep the operand's type"},
+		{"mirrored result", "cuda:nvlink", passes.Options{}, with(sum("f32", 4*kib, four), func(r *passes.Row) { r.Collective = mirrored }), ""},
+		{"groups of an unknown mesh", "cuda:nvlink", passes.Options{}, with(sum("f32", 4*kib, four), func(r *passes.Row) { r.Collective = unresolved }),
+			"groups unknown: replica_groups: mesh @m is not a mesh the module defines"},
 		{"max", "cuda:nvlink", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Reduction = "max" }), "reduction is max: arc's kernels only sum"},
 		{"product on ROCm", "rocm:mi300x", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Reduction = "product" }), "reduction is product: arc's kernels only sum"},
 		{"other", "cuda:pcie", passes.Options{}, with(sum("f32", 4*kib, four), func(r *passes.Row) { r.Reduction = "other" }), "reduction is other: arc's kernels only sum"},

@@ -107,7 +107,7 @@ func newReport(m *ir.Module, cs []*ir.Collective, target string) *Report {
 // and runs across replicas only (no channel), the one group of all replicas
 // that XLA reads an empty list as, when the module says how many there are.
 func implicitGroups(info ir.Info, c *ir.Collective) [][]int64 {
-	if len(c.Groups) > 0 || c.Kind == "collective_permute" || c.Channel > 0 ||
+	if len(c.Groups) > 0 || c.Unresolved != "" || c.Kind == "collective_permute" || c.Channel > 0 ||
 		c.UseGlobalDeviceIDs || info.NumReplicas < 1 || info.NumPartitions > 1 {
 		return c.Groups
 	}

@@ -19,7 +19,9 @@ var VerifyPass = Func("verify", func(s *State) error {
 // Verify checks that every value is defined once in its scope before it is
 // used, that "%x#k" stays within x's results, that generic ops declare as many
 // result types as results and as many operand types as operands, and that
-// all-reduces (arc's custom calls included) return the types they take.
+// all-reduces return the types they take, or what StableHLO allows in their
+// place (a promoted element type, dynamic sizes); arc's custom calls return
+// exactly the types they take.
 func Verify(m *ir.Module) error {
 	_, err := verify(m)
 	return err
@@ -43,9 +45,14 @@ func verify(m *ir.Module) ([]*ir.Collective, error) {
 		if len(c.ResultTypes) != len(c.OperandTypes) {
 			return nil, m.Errorf(int(c.Op.Start), "%s has %d operands but %d results", c.Op.Name, len(c.OperandTypes), len(c.ResultTypes))
 		}
-		for i := range c.OperandTypes {
-			if c.OperandTypes[i].String() != c.ResultTypes[i].String() {
-				return nil, m.Errorf(int(c.Op.Start), "%s: operand %d is %s but result %d is %s", c.Op.Name, i, c.OperandTypes[i], i, c.ResultTypes[i])
+		for i, in := range c.OperandTypes {
+			// StableHLO lets the result promote the element type (f32 to f64)
+			// and leave sizes dynamic: only a different shape or type class
+			// is wrong. arc's own custom calls must mirror exactly.
+			out := c.ResultTypes[i]
+			call := c.Op.Name != "stablehlo.all_reduce" && c.Op.Name != "mhlo.all_reduce"
+			if call && in.String() != out.String() || !ir.CompatibleShapes(in.Shape, out.Shape) || !ir.Promotable(in.Elem, out.Elem) {
+				return nil, m.Errorf(int(c.Op.Start), "%s: operand %d is %s but result %d is %s", c.Op.Name, i, in, i, out)
 			}
 		}
 	}

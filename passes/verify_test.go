@@ -34,6 +34,24 @@ func TestVerifyAcceptsAValidModule(t *testing.T) {
 	}
 }
 
+// TestVerifyAllReduceTypes: StableHLO lets an all-reduce's result promote
+// the element type and leave sizes dynamic (is_promotable, compatible
+// shapes); such modules are valid input.
+func TestVerifyAllReduceTypes(t *testing.T) {
+	for _, result := range []string{"tensor<16xf64>", "tensor<?xf32>", "tensor<?xf64>"} {
+		src := strings.Replace(verifyModule, `-> (tensor<16xf32>, tensor<16xf32>)
+    %1`, `-> (tensor<16xf32>, `+result+`)
+    %1`, 1)
+		m, err := ir.ParseString("m.mlir", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := passes.Verify(m); err != nil {
+			t.Errorf("result %s: %v", result, err)
+		}
+	}
+}
+
 func TestVerifyRejects(t *testing.T) {
 	for _, c := range []struct{ name, old, new, want string }{
 		{"undefined use", `stablehlo.add %0#0, %0#1`, `stablehlo.add %0#0, %9`,
@@ -56,6 +74,15 @@ func TestVerifyRejects(t *testing.T) {
 		{"all-reduce result count", `(tensor<16xf32>, tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
     %1`, `(tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
     %1`, "m.mlir:3:5: stablehlo.all_reduce defines 2 result(s) but its type has 1"},
+		{"all-reduce result shape", `-> (tensor<16xf32>, tensor<16xf32>)
+    %1`, `-> (tensor<16xf32>, tensor<8xf32>)
+    %1`, "m.mlir:3:5: stablehlo.all_reduce: operand 1 is tensor<16xf32> but result 1 is tensor<8xf32>"},
+		{"all-reduce result of another class", `-> (tensor<16xf32>, tensor<16xf32>)
+    %1`, `-> (tensor<16xf32>, tensor<16xi32>)
+    %1`, "m.mlir:3:5: stablehlo.all_reduce: operand 1 is tensor<16xf32> but result 1 is tensor<16xi32>"},
+		{"arc's call promotes", `: (tensor<16xf32>) -> tensor<16xf32>
+    "func.return"`, `: (tensor<16xf32>) -> tensor<16xf64>
+    "func.return"`, "m.mlir:9:5: stablehlo.custom_call: operand 0 is tensor<16xf32> but result 0 is tensor<16xf64>"},
 		{"arc's call changes the type", `: (tensor<16xf32>) -> tensor<16xf32>
     "func.return"`, `: (tensor<16xf32>) -> tensor<8xf32>
     "func.return"`, "m.mlir:9:5: stablehlo.custom_call: operand 0 is tensor<16xf32> but result 0 is tensor<8xf32>"},
