@@ -64,7 +64,10 @@ func (c *fakeCell) Chain(l Lowering, steps int) (Program, string, error) {
 		return nil, "", errors.New(msg)
 	}
 	c.m.count(&c.m.progs)
-	chose := l.Key()
+	chose, timed := l.Key(), l
+	if l.IsNative() { // XLA's switches change XLA's all-reduce, not arc's choice
+		chose = "native"
+	}
 	if l == Auto { // the fastest lowering the policy may pick without --quant
 		chose = "native"
 		for _, k := range []string{"oneshot", "twoshot:fp"} {
@@ -73,7 +76,10 @@ func (c *fakeCell) Chain(l Lowering, steps int) (Program, string, error) {
 			}
 		}
 	}
-	work := float64(steps) * c.m.model(LoweringForKey(chose), c.dtype, c.bytes)
+	if !l.IsNative() {
+		timed = LoweringForKey(chose)
+	}
+	work := float64(steps) * c.m.model(timed, c.dtype, c.bytes)
 	return &fakeProgram{m: c.m, base: 50 + float64(c.bytes)/1e6 + work, steps: steps, err: c.m.runErr[l]}, chose, nil
 }
 

@@ -110,15 +110,19 @@ func kernelArgs(o KernelOptions, plan Plan) []string {
 }
 
 // kernelOnly is kbench's --only for a plan: what it measures per dtype and
-// size. Native is NCCL eager and captured in a CUDA graph; auto is no
-// measurement of its own.
+// size. Native is NCCL eager and captured in a CUDA graph, native+symm the
+// same on buffers registered as NCCL symmetric windows; XLA's other
+// switches have no kernel-level form, and auto is no measurement of its own.
 func kernelOnly(plan Plan) []string {
 	var only []string
 	for _, l := range plan.Lowerings {
 		switch {
-		case l == "native":
-			only = append(only, "nccl", "nccl-graph")
-		case l != Auto: // kbench spells profile keys with "-": twoshot-int8, twoshot-fp8
+		case l == Native:
+			only = append(only, "nccl", string(ncclGraph))
+		case l == ncclSymm:
+			only = append(only, "nccl-symm", string(ncclSymmGraph))
+		case l.IsNative() || l == Auto:
+		default: // kbench spells profile keys with "-": twoshot-int8, twoshot-fp8
 			only = append(only, strings.Replace(l.Key(), ":", "-", 1))
 		}
 	}
@@ -126,7 +130,8 @@ func kernelOnly(plan Plan) []string {
 }
 
 // keepPlanned drops measurements of sizes and lowerings the plan does not
-// ask for; NCCL captured in a CUDA graph comes with native.
+// ask for; NCCL captured in a CUDA graph comes with native (and with
+// native+symm on symmetric windows).
 func keepPlanned(rs []Result, plan Plan) []Result {
 	sizes := map[int64]bool{}
 	for _, n := range plan.Sizes {
@@ -135,8 +140,11 @@ func keepPlanned(rs []Result, plan Plan) []Result {
 	var out []Result
 	for _, r := range rs {
 		l := r.Lowering
-		if l == ncclGraph {
-			l = "native"
+		switch l {
+		case ncclGraph:
+			l = Native
+		case ncclSymmGraph:
+			l = ncclSymm
 		}
 		if sizes[r.Bytes] && slices.Contains(plan.Lowerings, l) {
 			out = append(out, r)
@@ -145,10 +153,16 @@ func keepPlanned(rs []Result, plan Plan) []Result {
 	return out
 }
 
-// ncclGraph is NCCL's all-reduce captured in a CUDA graph, which kbench
-// times besides the eager calls nccl-tests makes ("native"). Speedups are
-// over the eager calls.
-const ncclGraph Lowering = "nccl-graph"
+// At the kernel level kbench times NCCL's all-reduce eagerly, as nccl-tests
+// calls it ("native"), and captured in a CUDA graph (nccl-graph); and both
+// again on buffers registered as symmetric windows (ncclCommWindowRegister,
+// NCCL 2.27+), what XLA's symmetric-buffer switch asks NCCL for: native+symm
+// and nccl-symm-graph.
+const (
+	ncclGraph     Lowering = "nccl-graph"
+	ncclSymm      Lowering = "native+symm"
+	ncclSymmGraph Lowering = "nccl-symm-graph"
+)
 
 // ReadKernelCSV reads kbench's CSV: a header row, then one row per
 // measurement, with at least the columns world, dtype, bytes, lowering and
@@ -199,9 +213,11 @@ func ReadKernelCSV(r io.Reader, link string) ([]Result, error) {
 func kernelLowering(name string) Lowering {
 	switch name {
 	case "nccl":
-		return "native"
-	case "nccl-graph":
-		return ncclGraph
+		return Native
+	case "nccl-symm":
+		return ncclSymm
+	case string(ncclGraph), string(ncclSymmGraph):
+		return Lowering(name)
 	}
 	return LoweringForKey(strings.Replace(name, "-", ":", 1))
 }

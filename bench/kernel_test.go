@@ -118,3 +118,33 @@ func TestRunKernelFailures(t *testing.T) {
 		t.Errorf("crashing kbench: %d results, %v; log %q", len(rs), err, log.String())
 	}
 }
+
+// TestKernelSymmetricNCCL: native+symm is kbench's NCCL on symmetric
+// windows, eager and in a graph; XLA's other switches have no kernel form.
+func TestKernelSymmetricNCCL(t *testing.T) {
+	plan := Plan{Sizes: []int64{4 << 10}, DTypes: []string{"bf16"},
+		Lowerings: []Lowering{"native", "native+oneshot", "native+symm", "oneshot", Auto}}
+	if got := strings.Join(kernelOnly(plan), ","); got != "nccl,nccl-graph,nccl-symm,nccl-symm-graph,oneshot" {
+		t.Errorf("--only %s", got)
+	}
+	csv := "link,world,dtype,bytes,lowering,mode,us\n" +
+		"peer,2,bf16,4096,nccl,eager,17\npeer,2,bf16,4096,nccl-graph,graph,9\n" +
+		"peer,2,bf16,4096,nccl-symm,eager,8\npeer,2,bf16,4096,nccl-symm-graph,graph,6\npeer,2,bf16,4096,oneshot,graph,3\n"
+	rs, err := ReadKernelCSV(strings.NewReader(csv), "peer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs = keepPlanned(rs, plan)
+	var names []string
+	for _, r := range rs {
+		names = append(names, string(r.Lowering))
+	}
+	if got := strings.Join(names, " "); got != "native nccl-graph native+symm nccl-symm-graph oneshot" {
+		t.Errorf("kept %s", got)
+	}
+	// The best native of the cell is NCCL on symmetric windows in a graph.
+	ix := indexResults(rs)
+	if best, ok := ix.bestNative(rs[4]); !ok || best.Lowering != "nccl-symm-graph" || ix.speedupBest(rs[4]) != 2 || ix.speedup(rs[4]) != 17.0/3 {
+		t.Errorf("best native %+v, oneshot %.2fx over it", best, ix.speedupBest(rs[4]))
+	}
+}

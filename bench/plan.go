@@ -19,25 +19,32 @@ import (
 	"github.com/arcpass/arc/reference/codec"
 )
 
-// Lowering names one way to run an all-reduce: "native", "oneshot",
-// "twoshot:CODEC", "lowprec:fp8", or "auto" (what arc's policy picks).
+// Lowering names one way to run an all-reduce, spelled as arc compile's
+// report and --force spell it: "native" (XLA's all-reduce, XLA's default
+// flags), "native+SWITCH[+SWITCH]" (XLA's all-reduce with switches a JAX
+// user can turn on: native.go), "oneshot", "twoshot:CODEC", "lowprec:fp8",
+// or "auto" (what arc's policy picks).
 type Lowering string
 
 // Auto is the lowering arc's cost model chooses, size by size.
 const Auto Lowering = "auto"
 
-// Lowerings is the default set: native, every kernel arc has for two GPUs,
-// and auto.
-var Lowerings = []Lowering{
-	"native", "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", "twoshot:int4", "twoshot:int4r", "lowprec:fp8", Auto,
-}
+// Native is XLA's own all-reduce (NCCL) with XLA's default flags.
+const Native Lowering = "native"
+
+// Lowerings is the default set: native and each of XLA's switches, every
+// kernel arc has for two GPUs, and auto.
+var Lowerings = append(slices.Clone(NativeLowerings),
+	"oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", "twoshot:int4", "twoshot:int4r", "lowprec:fp8", Auto,
+)
 
 // Key is the lowering's key in a passes.Profile ("" for auto, which has no
-// cost of its own). FP8 runs the two-shot kernel, so lowprec:fp8 is
+// cost of its own, and for native with XLA's switches, which arc's policy
+// does not compare with). FP8 runs the two-shot kernel, so lowprec:fp8 is
 // "twoshot:fp8" there.
 func (l Lowering) Key() string {
 	switch {
-	case l == Auto:
+	case l == Auto || (l.IsNative() && l != Native):
 		return ""
 	case l == "lowprec:fp8":
 		return "twoshot:fp8"
@@ -45,28 +52,29 @@ func (l Lowering) Key() string {
 	return string(l)
 }
 
-// Label is the lowering's short column title in tables and plot legends.
-func (l Lowering) Label() string {
-	if _, codec, ok := strings.Cut(string(l), ":"); ok {
-		return codec
-	}
-	return string(l)
-}
+// Label is the lowering's title in tables and plot legends: its name, the
+// one arc compile's report, --force and --lowerings use.
+func (l Lowering) Label() string { return string(l) }
 
 // ForceFlags are the arc --force values that give every one of n all-reduce
-// rows this lowering; auto forces nothing.
+// rows this lowering; auto forces nothing, and native with XLA's switches
+// is native to arc (the switches go to XLA's compiler).
 func (l Lowering) ForceFlags(n int) []string {
 	if l == Auto {
 		return nil
 	}
+	arc := l
+	if l.IsNative() {
+		arc = Native
+	}
 	flags := make([]string, n)
 	for i := range flags {
-		flags[i] = fmt.Sprintf("%d=%s", i, l)
+		flags[i] = fmt.Sprintf("%d=%s", i, arc)
 	}
 	return flags
 }
 
-// LoweringForKey is the inverse of Key.
+// LoweringForKey is the inverse of Key for arc's lowerings and native.
 func LoweringForKey(key string) Lowering {
 	if key == "twoshot:fp8" {
 		return "lowprec:fp8"
@@ -74,26 +82,41 @@ func LoweringForKey(key string) Lowering {
 	return Lowering(key)
 }
 
+// ParseLowering reads one lowering name, in any case; the profile key
+// twoshot:fp8 reads as lowprec:fp8, and native's switches come out in
+// their canonical order (native+all for all of them).
+func ParseLowering(s string) (Lowering, error) {
+	f := strings.ToLower(strings.TrimSpace(s))
+	if f == "native" || strings.HasPrefix(f, "native+") {
+		return parseNative(f)
+	}
+	algo, c, hasCodec := strings.Cut(f, ":")
+	ok := false
+	switch algo {
+	case "oneshot", "auto":
+		ok = !hasCodec
+	case "twoshot":
+		ok = slices.Contains(codec.Names(), c)
+	case "lowprec":
+		ok = c == "fp8"
+	}
+	if !ok {
+		return "", fmt.Errorf("unknown lowering %q (native, native+{%s}, oneshot, twoshot:{%s}, lowprec:fp8, auto)",
+			s, strings.Join(append(switchWords(), "all"), ","), strings.Join(codec.Names(), ","))
+	}
+	return LoweringForKey(f), nil
+}
+
 // ParseLowerings reads a comma-separated list of lowerings.
 func ParseLowerings(s string) ([]Lowering, error) {
 	var out []Lowering
 	for _, f := range splitList(s) {
-		l := Lowering(f)
-		algo, c, hasCodec := strings.Cut(f, ":")
-		ok := false
-		switch algo {
-		case "native", "oneshot", "auto":
-			ok = !hasCodec
-		case "twoshot":
-			ok = slices.Contains(codec.Names(), c)
-		case "lowprec":
-			ok = c == "fp8"
-		}
-		if !ok {
-			return nil, fmt.Errorf("unknown lowering %q (native, oneshot, twoshot:{%s}, lowprec:fp8, auto)", f, strings.Join(codec.Names(), ","))
+		l, err := ParseLowering(f)
+		if err != nil {
+			return nil, err
 		}
 		if slices.Contains(out, l) {
-			return nil, fmt.Errorf("lowering %q listed twice", f)
+			return nil, fmt.Errorf("lowering %q listed twice", l)
 		}
 		out = append(out, l)
 	}

@@ -71,7 +71,7 @@ func TestLowerings(t *testing.T) {
 	if want := "native oneshot twoshot:int4r twoshot:fp8 "; strings.Join(keys, " ") != want {
 		t.Errorf("keys %q, want %q", strings.Join(keys, " "), want)
 	}
-	if want := "native oneshot int4r fp8 auto"; strings.Join(labels, " ") != want {
+	if want := "native oneshot twoshot:int4r lowprec:fp8 auto"; strings.Join(labels, " ") != want {
 		t.Errorf("labels %q, want %q", strings.Join(labels, " "), want)
 	}
 	if f := Lowering("twoshot:int8").ForceFlags(3); fmt.Sprint(f) != "[0=twoshot:int8 1=twoshot:int8 2=twoshot:int8]" {
@@ -115,5 +115,63 @@ func TestPlanCheck(t *testing.T) {
 		if err := p.Check(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Check: %v, want an error containing %q", err, tc.want)
 		}
+	}
+}
+
+// TestNativeLowerings: XLA's switches parse in any order and case into one
+// canonical name, carry their XLA flags, and are native to arc.
+func TestNativeLowerings(t *testing.T) {
+	for in, want := range map[string]Lowering{
+		"native": "native", "NATIVE+OneShot": "native+oneshot", "native+userbuf+symm": "native+symm+userbuf",
+		"native+symm+oneshot+userbuf": "native+all", "native+all": "native+all", "TwoShot:INT8": "twoshot:int8",
+		"twoshot:fp8": "lowprec:fp8",
+	} {
+		if got, err := ParseLowering(in); err != nil || got != want {
+			t.Errorf("ParseLowering(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"native+fast":         `XLA's switches are native+{oneshot,symm,userbuf}`,
+		"native+symm+symm":    "names symm twice",
+		"native+":             "XLA's switches are",
+		"native+all+oneshot":  "XLA's switches are",
+		"lowprec:int8,native": `unknown lowering "lowprec:int8"`,
+	} {
+		if _, err := ParseLowerings(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseLowerings(%q): %v, want an error containing %q", in, err, want)
+		}
+	}
+	all := Lowering("native+all")
+	if got := fmt.Sprint(all.XLAFlags()); got != "[--xla_gpu_unsupported_use_all_reduce_one_shot_kernel=true "+
+		"--xla_gpu_experimental_enable_nccl_symmetric_buffers=true --xla_gpu_enable_nccl_user_buffers=true]" {
+		t.Errorf("native+all flags: %s", got)
+	}
+	if f := Lowering("native+symm").XLAFlags(); len(f) != 1 || f[0].Name != "xla_gpu_experimental_enable_nccl_symmetric_buffers" {
+		t.Errorf("native+symm flags: %v", f)
+	}
+	if Native.XLAFlags() != nil || Lowering("oneshot").XLAFlags() != nil {
+		t.Error("native or arc's oneshot carries XLA flags")
+	}
+	for _, l := range NativeLowerings {
+		if !l.IsNative() || l.Key() != map[bool]string{true: "native", false: ""}[l == Native] {
+			t.Errorf("%s: native %v, profile key %q", l, l.IsNative(), l.Key())
+		}
+		if f := l.ForceFlags(2); fmt.Sprint(f) != "[0=native 1=native]" {
+			t.Errorf("%s forces %v, want native", l, f)
+		}
+	}
+	if !Lowering("nccl-graph").IsNative() || Lowering("oneshot").IsNative() || Auto.IsNative() {
+		t.Error("IsNative misreads nccl-graph, oneshot or auto")
+	}
+	userbuf := Plan{Sizes: []int64{4096, 64 << 20}, Lowerings: []Lowering{"native", "native+userbuf"}}
+	if userbuf.CollectiveMemory() != 256<<20 {
+		t.Errorf("collective memory for 64M: %d", userbuf.CollectiveMemory())
+	}
+	userbuf.Sizes = []int64{256 << 20}
+	if !userbuf.NeedsCollectiveMemory() || userbuf.CollectiveMemory() != 1<<30 {
+		t.Errorf("collective memory for 256M: %d", userbuf.CollectiveMemory())
+	}
+	if (Plan{Sizes: []int64{4096}, Lowerings: NativeLowerings[:3]}).CollectiveMemory() != 0 {
+		t.Error("a plan without user buffers reserves collective memory")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,12 +21,16 @@ import (
 
 // WritePlot draws, for each table WriteTable would print, two panels: the
 // time of one all-reduce against its size, and each lowering's speedup over
-// native, both on log axes. format is "png" or "svg".
+// the best native (over native when it is the only one), both on log axes;
+// one legend at the right serves every panel, each lowering keeping its
+// colour, marker and dashes throughout. format is "png" or "svg".
 func WritePlot(w io.Writer, rs []Result, format string) error {
 	var rows [][]*plot.Plot
 	ix := indexResults(rs)
+	styles := lineStyles(rs)
+	drawn := map[Lowering]bool{}
 	for _, s := range seriesOf(rs) {
-		timeP, speedP, err := seriesPlots(s, ix, rs)
+		timeP, speedP, err := seriesPlots(s, ix, rs, styles, drawn)
 		if err != nil {
 			return err
 		}
@@ -36,7 +41,18 @@ func WritePlot(w io.Writer, rs []Result, format string) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("nothing to plot: no measurement succeeded")
 	}
-	width, height := 2*7*vg.Inch, vg.Length(len(rows))*5*vg.Inch
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.ThumbnailWidth = vg.Points(36)
+	legend.Padding = vg.Points(3)
+	for _, l := range lineOrder(rs) {
+		if drawn[l] {
+			st := styles[l]
+			legend.Add(l.Label(), st.line, st.points)
+		}
+	}
+	panelW, panelH := 7*vg.Inch, 5*vg.Inch
+	width, height := 2*panelW+legendWidth, vg.Length(len(rows))*panelH
 	var canvas vg.CanvasWriterTo
 	switch format {
 	case "png":
@@ -47,16 +63,23 @@ func WritePlot(w io.Writer, rs []Result, format string) error {
 		return fmt.Errorf("plot format %q: want png or svg", format)
 	}
 	dc := draw.New(canvas)
+	panels := draw.Crop(dc, 0, -legendWidth, 0, 0)
 	tiles := draw.Tiles{Rows: len(rows), Cols: 2, PadX: vg.Inch / 2, PadY: vg.Inch / 2,
 		PadTop: vg.Inch / 4, PadBottom: vg.Inch / 4, PadLeft: vg.Inch / 4, PadRight: vg.Inch / 4}
-	for i, row := range plot.Align(rows, tiles, dc) {
+	for i, row := range plot.Align(rows, tiles, panels) {
 		for j, c := range row {
 			rows[i][j].Draw(c)
 		}
 	}
+	key := draw.Crop(dc, 2*panelW, 0, 0, -vg.Inch/2)
+	key.Rectangle.Min.X += vg.Inch / 8
+	legend.Draw(key)
 	_, err := canvas.WriteTo(w)
 	return err
 }
+
+// legendWidth is the column at the right of the panels that holds the legend.
+const legendWidth = 2*vg.Inch + vg.Inch/2
 
 // PlotFormat is the format a plot file's name asks for.
 func PlotFormat(path string) (string, error) {
@@ -68,16 +91,21 @@ func PlotFormat(path string) (string, error) {
 }
 
 // seriesPlots draws one series' two panels, or returns nil plots when it
-// has no time to draw. A log axis cannot hold 0, so a panel left without
-// lines (no native to compare with) keeps linear axes.
-func seriesPlots(s series, ix index, rs []Result) (timeP, speedP *plot.Plot, err error) {
+// has no time to draw; drawn records the lowerings it drew. A log axis
+// cannot hold 0, so a panel left without lines (no native to compare with)
+// keeps linear axes.
+func seriesPlots(s series, ix index, rs []Result, styles map[Lowering]lineStyle, drawn map[Lowering]bool) (timeP, speedP *plot.Plot, err error) {
+	lows := s.lowerings(rs)
 	title := fmt.Sprintf("%s level, %s link, %d GPUs, %s", s.Level, s.Link, s.World, s.DType)
+	over := "native"
+	if natives(lows) > 1 {
+		over = "the best native"
+	}
 	timeP, speedP = plot.New(), plot.New()
-	timeP.Title.Text, speedP.Title.Text = title+": time", title+": speedup over native"
-	timeP.Y.Label.Text, speedP.Y.Label.Text = "microseconds per all-reduce", "native time / lowering time"
-	var one plotter.XYs
+	timeP.Title.Text, speedP.Title.Text = title+": time", title+": speedup over "+over
+	timeP.Y.Label.Text, speedP.Y.Label.Text = "microseconds per all-reduce", over+"'s time / lowering's time"
 	timeLines, speedLines := 0, 0
-	for i, l := range s.lowerings(rs) {
+	for _, l := range lows {
 		var times, speeds plotter.XYs
 		for n, cell := range ix[s] {
 			r, ok := cell[l]
@@ -85,29 +113,22 @@ func seriesPlots(s series, ix index, rs []Result) (timeP, speedP *plot.Plot, err
 				continue
 			}
 			times = append(times, plotter.XY{X: float64(n), Y: r.US})
-			if sp := ix.speedup(r); sp > 0 {
+			if sp := ix.speedupBest(r); sp > 0 {
 				speeds = append(speeds, plotter.XY{X: float64(n), Y: sp})
 			}
-			if l == "native" {
-				one = append(one, plotter.XY{X: float64(n), Y: 1})
-			}
 		}
-		if err := addLine(timeP, l, i, times, &timeLines); err != nil {
+		if err := addLine(timeP, styles[l], times, &timeLines); err != nil {
 			return nil, nil, err
 		}
-		if l != "native" {
-			if err := addLine(speedP, l, i, speeds, &speedLines); err != nil {
-				return nil, nil, err
-			}
+		if err := addLine(speedP, styles[l], speeds, &speedLines); err != nil {
+			return nil, nil, err
+		}
+		if len(times) > 0 {
+			drawn[l] = true
 		}
 	}
 	if timeLines == 0 {
 		return nil, nil, nil
-	}
-	if speedLines > 0 {
-		if err := addLine(speedP, "native", 0, one, &speedLines); err != nil {
-			return nil, nil, err
-		}
 	}
 	for _, p := range []struct {
 		plot  *plot.Plot
@@ -121,46 +142,96 @@ func seriesPlots(s series, ix index, rs []Result) (timeP, speedP *plot.Plot, err
 			p.plot.X.Tick.Marker, p.plot.Y.Tick.Marker = plot.TickerFunc(sizeTicks), p.ticks
 		}
 	}
-	// One legend serves both panels (same colours); top left is where the
-	// times of small messages, all latency, sit lowest.
-	timeP.Legend.Top, timeP.Legend.Left = true, true
-	speedP.Legend = plot.NewLegend()
 	return timeP, speedP, nil
 }
 
-// palette tells up to ten lowerings apart; native is black and auto red,
-// drawn thicker.
-var palette = []color.Color{
-	color.RGBA{0, 0, 0, 255}, color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255},
-	color.RGBA{44, 160, 44, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
-	color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255}, color.RGBA{188, 189, 34, 255},
-	color.RGBA{23, 190, 207, 255},
+// lineStyle is how one lowering is drawn on every panel.
+type lineStyle struct {
+	line   *plotter.Line
+	points *plotter.Scatter
 }
 
-// addLine draws one lowering's points and counts the lines drawn.
-func addLine(p *plot.Plot, l Lowering, i int, xys plotter.XYs, lines *int) error {
+// palette holds colours that stay apart from each other, on screen and in
+// print; native is black and auto red, both drawn thicker, and red is kept
+// for auto.
+var palette = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255}, color.RGBA{227, 119, 194, 255},
+	color.RGBA{23, 190, 207, 255}, color.RGBA{188, 189, 34, 255}, color.RGBA{127, 127, 127, 255},
+	color.RGBA{0, 0, 140, 255}, color.RGBA{0, 128, 128, 255}, color.RGBA{205, 150, 0, 255},
+	color.RGBA{170, 0, 170, 255}, color.RGBA{90, 170, 0, 255}, color.RGBA{250, 128, 114, 255},
+	color.RGBA{100, 60, 0, 255},
+}
+
+// glyphs are the markers, one per lowering before they repeat (with
+// another colour: palette and glyphs differ in length).
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
+	draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{},
+}
+
+// lineOrder lists every lowering of rs once: natives first, then arc's, auto last.
+func lineOrder(rs []Result) []Lowering {
+	var out []Lowering
+	for _, r := range rs {
+		if !slices.Contains(out, r.Lowering) {
+			out = append(out, r.Lowering)
+		}
+	}
+	rank := func(l Lowering) int {
+		switch {
+		case l == Native:
+			return 0
+		case l.IsNative():
+			return 1
+		case l == Auto:
+			return 3
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b Lowering) int { return rank(a) - rank(b) })
+	return out
+}
+
+// lineStyles gives each lowering of rs its style, the same in every panel:
+// a colour and a marker of its own, native black and auto red (thicker),
+// XLA's switches and NCCL in a graph dashed.
+func lineStyles(rs []Result) map[Lowering]lineStyle {
+	out := map[Lowering]lineStyle{}
+	i := 0
+	for _, l := range lineOrder(rs) {
+		line := &plotter.Line{LineStyle: draw.LineStyle{Width: vg.Points(1.4)}}
+		points := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Radius: vg.Points(3)}}
+		switch {
+		case l == Native:
+			line.Color, line.Width, points.Shape = color.Black, vg.Points(2.5), draw.CircleGlyph{}
+		case l == Auto:
+			line.Color, line.Width, points.Shape = color.RGBA{214, 39, 40, 255}, vg.Points(2.5), draw.SquareGlyph{}
+			line.Dashes = []vg.Length{vg.Points(8), vg.Points(3)}
+		default:
+			line.Color, points.Shape = palette[i%len(palette)], glyphs[(i+2)%len(glyphs)]
+			if l.IsNative() {
+				line.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+			}
+			i++
+		}
+		points.Color = line.Color
+		out[l] = lineStyle{line, points}
+	}
+	return out
+}
+
+// addLine draws one lowering's points in its style and counts the lines drawn.
+func addLine(p *plot.Plot, st lineStyle, xys plotter.XYs, lines *int) error {
 	if len(xys) == 0 {
 		return nil
 	}
 	*lines++
 	sort.Slice(xys, func(a, b int) bool { return xys[a].X < xys[b].X })
-	line, points, err := plotter.NewLinePoints(xys)
-	if err != nil {
-		return err
-	}
-	c := palette[i%len(palette)]
-	width := vg.Points(1.2)
-	switch l {
-	case "native":
-		c, width = palette[0], vg.Points(2.5)
-	case Auto:
-		c, width = color.RGBA{214, 39, 40, 255}, vg.Points(2.5)
-		line.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
-	}
-	line.Color, line.Width = c, width
-	points.Color, points.Radius = c, vg.Points(2)
-	p.Add(line, points)
-	p.Legend.Add(l.Label(), line, points)
+	line := *st.line
+	points := *st.points
+	line.XYs, points.XYs = xys, xys
+	p.Add(&line, &points)
 	return nil
 }
 

@@ -82,9 +82,9 @@ func TestLowerChain(t *testing.T) {
 			if chose == "" || chose == "native" {
 				t.Errorf("auto at 1 MiB on cuda:nvlink chose %q; the built-in profile prefers an arc kernel there", chose)
 			}
-		case l == "native":
-			if calls != 0 || strings.Count(text, "stablehlo.all_reduce") != 3 {
-				t.Errorf("native: %d arc calls, want 3 XLA all-reduces", calls)
+		case l.IsNative():
+			if calls != 0 || chose != "native" || strings.Count(text, "stablehlo.all_reduce") != 3 {
+				t.Errorf("%s: %d arc calls, chose %q, want 3 XLA all-reduces", l, calls, chose)
 			}
 		case calls != 3 || chose != l.Key():
 			t.Errorf("%s: %d arc calls, chose %q; want 3 calls of %s", l, calls, chose, l.Key())
@@ -110,5 +110,14 @@ func TestLowerChainErrors(t *testing.T) {
 	}
 	if _, _, err := LowerChain(LowerOptions{Target: "cuda:nvlink", Quant: "int9"}, Auto, "f16", 4096, 2, 1); err == nil {
 		t.Error("--quant int9 was accepted")
+	}
+}
+
+func TestLowerChainWorld1(t *testing.T) {
+	for _, l := range NativeLowerings {
+		text, chose, err := LowerChain(LowerOptions{Target: "cuda:nvlink"}, l, "bf16", 1024, 1, 2)
+		if err != nil || chose != "native" || len(text) == 0 {
+			t.Errorf("%s at world 1: chose %q, %v", l, chose, err)
+		}
 	}
 }

@@ -12,9 +12,11 @@ import (
 
 // fitModel is a machine where oneshot wins small messages, the two-shot
 // kernels large ones, and int6 never.
+// XLA's one-shot switch is faster than native below about 1 MB and slower
+// above; the symmetric-buffer switch is a little faster everywhere.
 var fitModel = linearModel(
-	map[Lowering]float64{"native": 17, "oneshot": 3, "twoshot:fp": 16.5, "twoshot:int8": 11, "twoshot:int6": 40, "lowprec:fp8": 12},
-	map[Lowering]float64{"native": 250, "oneshot": 120, "twoshot:fp": 420, "twoshot:int8": 900, "twoshot:int6": 200, "lowprec:fp8": 600},
+	map[Lowering]float64{"native": 17, "native+oneshot": 8, "native+symm": 14, "oneshot": 3, "twoshot:fp": 16.5, "twoshot:int8": 11, "twoshot:int6": 40, "lowprec:fp8": 12},
+	map[Lowering]float64{"native": 250, "native+oneshot": 100, "native+symm": 260, "oneshot": 120, "twoshot:fp": 420, "twoshot:int8": 900, "twoshot:int6": 200, "lowprec:fp8": 600},
 )
 
 // sampleResults is a sweep of the fit model at the XLA level, plus a
@@ -23,7 +25,7 @@ var fitModel = linearModel(
 func sampleResults() []Result {
 	peer := Sweep(&fakeMachine{world: 2, model: fitModel}, Plan{
 		Sizes: mustSizes("4K:64M"), DTypes: []string{"f16"}, Jobs: 2, Chain: 10, Reps: 3,
-		Lowerings: []Lowering{"native", "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", Auto},
+		Lowerings: []Lowering{"native", "native+oneshot", "native+symm", "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", Auto},
 	}, "peer", NopProgress{}, nil)
 	host := Sweep(&fakeMachine{world: 2, model: fitModel,
 		openErr: map[int64]string{256 << 20: "out of memory"}, chainErr: map[Lowering]string{"twoshot:int8": "no such kernel"}},
@@ -106,16 +108,17 @@ func TestPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two series (peer f16, host bf16): two rows of two 7 x 5 inch panels at 96 dpi.
-	if b := img.Bounds(); b.Dx() != 2*7*96 || b.Dy() != 2*5*96 {
-		t.Errorf("PNG is %v, want 1344x960", b)
+	// Two series (peer f16, host bf16): two rows of two 7 x 5 inch panels
+	// and a 2.5 inch column for the one legend, at 96 dpi.
+	if b := img.Bounds(); b.Dx() != (2*7+2.5)*96 || b.Dy() != 2*5*96 {
+		t.Errorf("PNG is %v, want 1584x960", b)
 	}
 	buf.Reset()
 	if err := WritePlot(&buf, rs, "svg"); err != nil {
 		t.Fatal(err)
 	}
 	svg := buf.String()
-	for _, want := range []string{"<svg", "xla level, peer link, 2 GPUs, f16: time", "speedup over native", ">int8<", ">auto<", ">fp8<", ">64M<"} {
+	for _, want := range []string{"<svg", "xla level, peer link, 2 GPUs, f16: time", "speedup over the best native", ">twoshot:int8<", ">auto<", ">lowprec:fp8<", ">native+oneshot<", ">64M<"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("SVG lacks %q", want)
 		}
@@ -214,5 +217,52 @@ func TestFitNeedsNative(t *testing.T) {
 	rs := []Result{{Level: "xla", Link: "peer", World: 2, DType: "f16", Bytes: 4096, Lowering: "oneshot", US: 3}}
 	if _, err := Fit(rs, "cuda:nvlink", "test", 0.05); err == nil || !strings.Contains(err.Error(), "native") {
 		t.Errorf("Fit without native: %v", err)
+	}
+}
+
+// TestWriteSamplePlot writes the sample sweep's plot to $ARC_PLOT_OUT, for a
+// person to look at (make the file with ARC_PLOT_OUT=/tmp/sample.png go test
+// -run TestWriteSamplePlot ./bench).
+func TestWriteSamplePlot(t *testing.T) {
+	out := os.Getenv("ARC_PLOT_OUT")
+	if out == "" {
+		t.Skip("ARC_PLOT_OUT not set")
+	}
+	var buf bytes.Buffer
+	if err := WritePlot(&buf, sampleResults(), "png"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadShippedCSVs: the sweeps in docs/bench, written before native's
+// switches and the best-native columns existed, still read, with every
+// lowering and auto's choices named as today.
+func TestReadShippedCSVs(t *testing.T) {
+	files, _ := filepath.Glob("../docs/bench/*.csv")
+	if len(files) == 0 {
+		t.Skip("no docs/bench/*.csv")
+	}
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := ReadCSV(f)
+		f.Close()
+		if err != nil || len(rs) == 0 {
+			t.Errorf("%s: %d results, %v", name, len(rs), err)
+			continue
+		}
+		for _, r := range rs {
+			if _, err := readLowering(string(r.Lowering)); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			if r.Chose == "lowprec:fp8" {
+				t.Errorf("%s: chose read as %q, want the profile key twoshot:fp8", name, r.Chose)
+			}
+		}
 	}
 }

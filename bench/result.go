@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Result is one measurement: the time of one all-reduce of Bytes per rank
@@ -96,30 +97,66 @@ func indexResults(rs []Result) index {
 
 // speedup is native's time over r's at the same cell, 0 when either is missing.
 func (ix index) speedup(r Result) float64 {
-	native, ok := ix[r.series()][r.Bytes]["native"]
-	if !ok || !native.OK() || !r.OK() || r.US <= 0 || native.US <= 0 {
+	return ratio(ix[r.series()][r.Bytes][Native], r)
+}
+
+// bestNative is the fastest native lowering measured at r's cell: native
+// with or without XLA's switches, or NCCL captured in a graph at the kernel
+// level. ok is false when none has a time.
+func (ix index) bestNative(r Result) (best Result, ok bool) {
+	for _, c := range ix[r.series()][r.Bytes] {
+		if c.Lowering.IsNative() && c.OK() && c.US > 0 && (!ok || c.US < best.US || (c.US == best.US && c.Lowering < best.Lowering)) {
+			best, ok = c, true
+		}
+	}
+	return best, ok
+}
+
+// speedupBest is the best native's time over r's at the same cell, 0 when
+// either is missing.
+func (ix index) speedupBest(r Result) float64 {
+	best, ok := ix.bestNative(r)
+	if !ok {
 		return 0
 	}
-	return native.US / r.US
+	return ratio(best, r)
+}
+
+// ratio is base's time over r's, 0 unless both have one.
+func ratio(base, r Result) float64 {
+	if base.Lowering == "" || !base.OK() || !r.OK() || r.US <= 0 || base.US <= 0 {
+		return 0
+	}
+	return base.US / r.US
+}
+
+// ChoseName is what auto chose, named as the lowerings are.
+func (r Result) ChoseName() string {
+	if r.Chose == "" {
+		return ""
+	}
+	return string(LoweringForKey(r.Chose))
 }
 
 var csvHeader = []string{
 	"level", "link", "world", "dtype", "bytes", "lowering", "us", "us_p25", "us_p75", "chain_us", "control_us",
-	"algbw_gbps", "busbw_gbps", "speedup_vs_native", "chose", "error",
+	"algbw_gbps", "busbw_gbps", "speedup_vs_native", "best_native", "speedup_vs_best_native", "chose", "error",
 }
 
-// WriteCSV writes results with a header row. Bandwidths and the speedup over
-// native in the same cell are derived columns that ReadCSV ignores.
+// WriteCSV writes results with a header row. Bandwidths, the speedups over
+// native and over the best native in the same cell, and which native that
+// is, are derived columns that ReadCSV ignores.
 func WriteCSV(w io.Writer, rs []Result) error {
 	ix := indexResults(rs)
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 	for _, r := range rs {
+		best, _ := ix.bestNative(r)
 		cw.Write([]string{
 			r.Level, r.Link, strconv.Itoa(r.World), r.DType, strconv.FormatInt(r.Bytes, 10), string(r.Lowering),
 			f(r.US), f(r.P25), f(r.P75), f(r.ChainUS), f(r.ControlUS), f(r.AlgBW()), f(r.BusBW()), f(ix.speedup(r)),
-			r.Chose, r.Err,
+			string(best.Lowering), f(ix.speedupBest(r)), r.ChoseName(), r.Err,
 		})
 	}
 	cw.Flush()
@@ -172,10 +209,14 @@ func ReadCSV(r io.Reader) ([]Result, error) {
 		if err1 != nil || err2 != nil || world < 1 || bytes < 1 {
 			return nil, fmt.Errorf("line %d: world %q and bytes %q must be positive integers", line, get("world"), get("bytes"))
 		}
+		l, err := readLowering(get("lowering"))
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", line, err)
+		}
 		r := Result{
 			Level: get("level"), Link: get("link"), World: world, DType: get("dtype"), Bytes: bytes,
-			Lowering: Lowering(get("lowering")), US: num("us"), P25: num("us_p25"), P75: num("us_p75"),
-			ChainUS: num("chain_us"), ControlUS: num("control_us"), Chose: get("chose"), Err: get("error"),
+			Lowering: l, US: num("us"), P25: num("us_p25"), P75: num("us_p75"),
+			ChainUS: num("chain_us"), ControlUS: num("control_us"), Chose: chosenKey(get("chose")), Err: get("error"),
 		}
 		if bad != nil {
 			return nil, bad
@@ -183,4 +224,23 @@ func ReadCSV(r io.Reader) ([]Result, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// readLowering reads a CSV's lowering: a name ParseLowering reads (older
+// files wrote the same names; the profile key twoshot:fp8 reads as
+// lowprec:fp8), or NCCL captured in a graph at the kernel level.
+func readLowering(s string) (Lowering, error) {
+	if l := Lowering(strings.ToLower(s)); l.IsNative() && strings.HasPrefix(s, "nccl-") {
+		return l, nil
+	}
+	return ParseLowering(s)
+}
+
+// chosenKey is the profile key of a CSV's chose column, which older files
+// wrote as a key (twoshot:fp8) and newer ones as a lowering (lowprec:fp8).
+func chosenKey(s string) string {
+	if s == "" {
+		return ""
+	}
+	return Lowering(strings.ToLower(s)).Key()
 }

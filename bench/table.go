@@ -10,9 +10,12 @@ import (
 )
 
 // WriteTable prints one table per level, link, world and dtype: rows are
-// sizes, columns the lowerings' median microseconds, then auto's speedup
-// over native, what auto chose, and the fastest lowering. Failures print as
-// "err" and are listed after the tables with their messages.
+// sizes, columns the lowerings' median microseconds, then (when the series
+// has several native lowerings: XLA's switches, NCCL in a graph) which
+// native was fastest, auto's speedup over that best native (over native
+// when it is the only one), what auto chose, and the fastest lowering with
+// its speedup over the best native. Failures print as "err" and are listed
+// after the tables with their messages.
 func WriteTable(w io.Writer, rs []Result) error {
 	ix := indexResults(rs)
 	for i, s := range seriesOf(rs) {
@@ -23,6 +26,25 @@ func WriteTable(w io.Writer, rs []Result) error {
 	}
 	writeErrors(w, rs)
 	return nil
+}
+
+// natives counts the native lowerings among lows.
+func natives(lows []Lowering) int {
+	n := 0
+	for _, l := range lows {
+		if l.IsNative() {
+			n++
+		}
+	}
+	return n
+}
+
+// baseName is what ratios are over: the best native when there are several.
+func baseName(lows []Lowering) string {
+	if natives(lows) > 1 {
+		return "best"
+	}
+	return "native"
 }
 
 func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs []Result) {
@@ -39,15 +61,20 @@ func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs 
 	for _, l := range lows {
 		head = append(head, l.Label())
 	}
+	several := natives(lows) > 1
+	if several {
+		head = append(head, "best native")
+	}
 	hasAuto := slices.Contains(lows, Auto)
 	if hasAuto {
-		head = append(head, "auto/native", "auto chose")
+		head = append(head, "auto/"+baseName(lows), "auto chose")
 	}
 	head = append(head, "fastest")
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	ix := index{s: cells}
 	for _, n := range sizes {
 		row := []string{FormatSize(n)}
+		var some Result
 		for _, l := range lows {
 			r, ok := cells[n][l]
 			switch {
@@ -58,14 +85,21 @@ func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs 
 			default:
 				row = append(row, fmt.Sprintf("%.1f", r.US))
 			}
+			if ok {
+				some = r
+			}
+		}
+		if several {
+			best, ok := ix.bestNative(some)
+			row = append(row, map[bool]string{true: string(best.Lowering), false: "-"}[ok])
 		}
 		if hasAuto {
 			auto := cells[n][Auto]
 			speedup := "-"
-			if sp := ix.speedup(auto); sp > 0 {
+			if sp := ix.speedupBest(auto); sp > 0 {
 				speedup = fmt.Sprintf("%.2fx", sp)
 			}
-			row = append(row, speedup, orDash(auto.Chose))
+			row = append(row, speedup, orDash(auto.ChoseName()))
 		}
 		row = append(row, fastest(ix, cells[n], lows))
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
@@ -73,7 +107,8 @@ func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs 
 	tw.Flush()
 }
 
-// fastest names the quickest lowering of a cell (auto aside) and its speedup over native.
+// fastest names the quickest lowering of a cell (auto aside) and its
+// speedup over the best native.
 func fastest(ix index, cell map[Lowering]Result, lows []Lowering) string {
 	var best Result
 	for _, l := range lows {
@@ -85,7 +120,7 @@ func fastest(ix index, cell map[Lowering]Result, lows []Lowering) string {
 	if best.Lowering == "" {
 		return "-"
 	}
-	if sp := ix.speedup(best); sp > 0 {
+	if sp := ix.speedupBest(best); sp > 0 {
 		return fmt.Sprintf("%s %.2fx", best.Lowering, sp)
 	}
 	return string(best.Lowering)

@@ -27,20 +27,30 @@ type XLAOptions struct {
 	Link   string // "host": NCCL runs with NCCL_P2P_DISABLE=1
 	GPUs   int    // ranks (0: every GPU)
 	Lower  bench.LowerOptions
+	// CollectiveMemory is the client's collective memory in bytes, which
+	// NCCL user buffers (native+userbuf) come from: bench.Plan.CollectiveMemory.
+	CollectiveMemory int64
+	// Client are further PJRT client options ("preallocate", "memory_fraction").
+	Client pjrt.NamedValuesMap
 }
 
 // XLA runs the benchmark programs through arc's PJRT proxy: the bench lowers
 // each program itself (bench.LowerChain), so the proxy is told to leave every
 // all-reduce as it comes (MinBytes beyond any size) and only registers arc's
-// kernels with the plugin. One client runs every lowering and native.
+// kernels with the plugin. One client runs every lowering and native, and
+// native's variants with XLA's switches compile with those switches as
+// per-program XLA flags (flags.go).
 type XLA struct {
 	lower  bench.LowerOptions
 	client *pjrt.Client
 	world  int
 }
 
-// NewXLA opens the GPUs through arc's proxy.
-func NewXLA(opt XLAOptions) (*XLA, error) {
+// OpenClient starts a PJRT client on the GPUs through arc's proxy, which
+// registers arc's kernels with the plugin and hands every program to XLA as
+// it comes (programs are lowered before they are compiled). It returns the
+// client and the number of devices it sees.
+func OpenClient(opt XLAOptions) (*pjrt.Client, int, error) {
 	if opt.Link == "host" {
 		// NCCL reads this when it first initialises, which is after the client starts.
 		os.Setenv("NCCL_P2P_DISABLE", "1")
@@ -49,17 +59,35 @@ func NewXLA(opt XLAOptions) (*XLA, error) {
 		Target: opt.Lower.Target, Plugin: opt.Plugin, GPULib: opt.GPULib, MinBytes: math.MaxInt64,
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	plugin, err := pjrt.GetPlugin(name)
 	if err != nil {
-		return nil, fmt.Errorf("arc: %w", err)
+		return nil, 0, fmt.Errorf("arc: %w", err)
 	}
-	client, err := plugin.NewClient(nil)
+	options := pjrt.NamedValuesMap{}
+	for k, v := range opt.Client {
+		options[k] = v
+	}
+	if opt.CollectiveMemory > 0 {
+		options["collective_memory_size"] = opt.CollectiveMemory
+	}
+	if len(options) == 0 {
+		options = nil
+	}
+	client, err := plugin.NewClient(options)
 	if err != nil {
-		return nil, fmt.Errorf("arc: starting the PJRT client: %w", err)
+		return nil, 0, fmt.Errorf("arc: starting the PJRT client (options %v): %w", options, err)
 	}
-	devices := client.NumDevices()
+	return client, client.NumDevices(), nil
+}
+
+// NewXLA opens the GPUs through arc's proxy.
+func NewXLA(opt XLAOptions) (*XLA, error) {
+	client, devices, err := OpenClient(opt)
+	if err != nil {
+		return nil, err
+	}
 	world := opt.GPUs
 	if world == 0 {
 		world = devices
@@ -69,6 +97,20 @@ func NewXLA(opt XLAOptions) (*XLA, error) {
 		return nil, fmt.Errorf("arc: the PJRT client sees %d device(s): an all-reduce benchmark needs 2 or more (--gpus %d)", devices, opt.GPUs)
 	}
 	return &XLA{lower: opt.Lower, client: client, world: world}, nil
+}
+
+// CompileSPMD compiles a StableHLO program over the first world devices,
+// one replica each, with XLA flags for this program alone (flags.go).
+func CompileSPMD(client *pjrt.Client, text string, world int, flags []bench.XLAFlag) (*pjrt.LoadedExecutable, error) {
+	assignment := make([]int, world)
+	for i := range assignment {
+		assignment[i] = i
+	}
+	cc := client.Compile().WithStableHLO([]byte(text)).WithSPMD(world).WithDeviceAssignment(assignment)
+	if err := withXLAFlags(cc, flags); err != nil {
+		return nil, err
+	}
+	return cc.Done()
 }
 
 // World is the number of ranks.
@@ -128,7 +170,7 @@ func (c *xlaCell) Close() {
 }
 
 func (c *xlaCell) Control(steps int) (bench.Program, error) {
-	return c.compile(bench.ProgramText(c.dtype, c.elems, c.x.world, steps, false))
+	return c.compile(bench.ProgramText(c.dtype, c.elems, c.x.world, steps, false), nil)
 }
 
 func (c *xlaCell) Chain(l bench.Lowering, steps int) (bench.Program, string, error) {
@@ -136,16 +178,12 @@ func (c *xlaCell) Chain(l bench.Lowering, steps int) (bench.Program, string, err
 	if err != nil {
 		return nil, "", err
 	}
-	p, err := c.compile(text)
+	p, err := c.compile(text, l.XLAFlags())
 	return p, chose, err
 }
 
-func (c *xlaCell) compile(text string) (bench.Program, error) {
-	assignment := make([]int, c.x.world)
-	for i := range assignment {
-		assignment[i] = i
-	}
-	exec, err := c.x.client.Compile().WithStableHLO([]byte(text)).WithSPMD(c.x.world).WithDeviceAssignment(assignment).Done()
+func (c *xlaCell) compile(text string, flags []bench.XLAFlag) (bench.Program, error) {
+	exec, err := CompileSPMD(c.x.client, text, c.x.world, flags)
 	if err != nil {
 		return nil, err
 	}
