@@ -9,13 +9,19 @@
  *   link,world,dtype,bytes,lowering,mode,us,algbw_GBps,busbw_GBps,vs_nccl
  *
  * Lowerings: nccl (eager launches, as nccl-tests), nccl-graph (the same calls
- * captured in a CUDA graph, when NCCL allows it), oneshot, twoshot-<codec>,
- * hier-<codec> (--only lists those to run; without nccl, NCCL is not run, as
- * under ncu, which serializes kernels and would hang NCCL's). arc's calls are
- * timed in a captured graph of K calls per rank.
+ * captured in a CUDA graph, when NCCL allows it), nccl-symm and
+ * nccl-symm-graph (both again on buffers from ncclMemAlloc registered as
+ * symmetric windows, ncclCommWindowRegister with NCCL_WIN_COLL_SYMMETRIC,
+ * NCCL 2.27+: NCCL's symmetric kernels, what XLA's
+ * --xla_gpu_experimental_enable_nccl_symmetric_buffers asks for), oneshot,
+ * twoshot-<codec>, hier-<codec> (--only lists those to run; without nccl,
+ * NCCL is not run, as under ncu, which serializes kernels and would hang
+ * NCCL's). arc's calls are timed in a captured graph of K calls per rank.
  * us is the median over --reps repetitions of (the slowest rank's CUDA-event
  * time for K calls) / K. algbw = bytes / us, busbw = algbw * 2(W-1)/W (as
- * nccl-tests), vs_nccl = the faster NCCL mode's time / this time.
+ * nccl-tests), vs_nccl = the faster of nccl and nccl-graph's time / this
+ * time. When the windows cannot be registered (older NCCL, no peer access),
+ * kbench says why on stderr and prints no nccl-symm rows.
  * With --link host arc uses pinned host memory; run NCCL the same way with
  * NCCL_P2P_DISABLE=1 in the environment.
  */
@@ -72,6 +78,7 @@ struct Bench {
   std::vector<cudaStream_t> s;
   std::vector<cudaEvent_t> start, stop;
   std::vector<void *> in, out;
+  std::vector<void *> sym_in, sym_out; /* ncclMemAlloc'd, registered as symmetric windows */
   std::vector<ncclComm_t> nccl;
   arc_comm *comm = nullptr;
 
@@ -115,21 +122,84 @@ struct Bench {
     }
   }
 
-  void nccl_calls(size_t count, ncclDataType_t t, int k) {
+  void nccl_calls(size_t count, ncclDataType_t t, int k, bool symm) {
+    const std::vector<void *> &src = symm ? sym_in : in, &dst = symm ? sym_out : out;
     for (int i = 0; i < k; i++) {
       NK(ncclGroupStart());
-      for (int r = 0; r < world; r++) NK(ncclAllReduce(in[r], out[r], count, t, ncclSum, nccl[r], s[r]));
+      for (int r = 0; r < world; r++) NK(ncclAllReduce(src[r], dst[r], count, t, ncclSum, nccl[r], s[r]));
       NK(ncclGroupEnd());
     }
   }
 
-  double nccl_eager(size_t count, ncclDataType_t t, int k) {
-    return timed(k, [&] { nccl_calls(count, t, k); });
+  double nccl_eager(size_t count, ncclDataType_t t, int k, bool symm) {
+    return timed(k, [&] { nccl_calls(count, t, k, symm); });
+  }
+
+  /* symmetric allocates NCCL's buffers for nccl-symm and registers them as
+   * symmetric windows on every rank (a collective call: one group); false,
+   * with the reason on stderr, when NCCL cannot. */
+  bool symmetric(size_t bytes) {
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+    sym_in.assign(world, nullptr);
+    sym_out.assign(world, nullptr);
+    std::vector<ncclWindow_t> win(2 * world, nullptr);
+    for (int r = 0; r < world; r++) {
+      CK(cudaSetDevice(dev[r]));
+      ncclResult_t e = ncclMemAlloc(&sym_in[r], bytes);
+      if (e == ncclSuccess) e = ncclMemAlloc(&sym_out[r], bytes);
+      if (e != ncclSuccess) {
+        fprintf(stderr, "kbench: nccl-symm: ncclMemAlloc of %zu bytes on GPU %d: %s\n", bytes, dev[r], ncclGetErrorString(e));
+        sym_in.clear();
+        return false;
+      }
+    }
+    ncclResult_t e = ncclGroupStart();
+    for (int r = 0; e == ncclSuccess && r < world; r++) {
+      e = ncclCommWindowRegister(nccl[r], sym_in[r], bytes, &win[2 * r], NCCL_WIN_COLL_SYMMETRIC);
+      if (e == ncclSuccess) e = ncclCommWindowRegister(nccl[r], sym_out[r], bytes, &win[2 * r + 1], NCCL_WIN_COLL_SYMMETRIC);
+    }
+    ncclResult_t end = ncclGroupEnd();
+    if (e == ncclSuccess) e = end;
+    if (e != ncclSuccess) {
+      fprintf(stderr, "kbench: nccl-symm: ncclCommWindowRegister: %s (%s)\n", ncclGetErrorString(e), ncclGetLastError(nullptr));
+      sym_in.clear();
+      return false;
+    }
+    windows = win;
+    return true;
+#else
+    (void)bytes;
+    fprintf(stderr, "kbench: nccl-symm: NCCL %d has no symmetric windows (2.27+)\n", NCCL_VERSION_CODE);
+    return false;
+#endif
+  }
+
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+  std::vector<ncclWindow_t> windows;
+#endif
+
+  void release_symmetric() {
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+    if (sym_in.empty()) return;
+    NK(ncclGroupStart());
+    for (int r = 0; r < world; r++) {
+      NK(ncclCommWindowDeregister(nccl[r], windows[2 * r]));
+      NK(ncclCommWindowDeregister(nccl[r], windows[2 * r + 1]));
+    }
+    NK(ncclGroupEnd());
+    for (int r = 0; r < world; r++) {
+      CK(cudaSetDevice(dev[r]));
+      NK(ncclMemFree(sym_in[r]));
+      NK(ncclMemFree(sym_out[r]));
+    }
+    sym_in.clear();
+#endif
   }
 
   /* NCCL captured in graphs, one per rank's stream; < 0 when NCCL or CUDA
    * refuses the capture. */
-  double nccl_graph(size_t count, ncclDataType_t t, int k) {
+  double nccl_graph(size_t count, ncclDataType_t t, int k, bool symm) {
+    const std::vector<void *> &src = symm ? sym_in : in, &dst = symm ? sym_out : out;
     std::vector<cudaGraphExec_t> exec(world, nullptr);
     bool ok = true;
     for (int r = 0; r < world; r++) {
@@ -138,7 +208,7 @@ struct Bench {
     }
     for (int i = 0; ok && i < k; i++) {
       ok = ncclGroupStart() == ncclSuccess;
-      for (int r = 0; ok && r < world; r++) ok = ncclAllReduce(in[r], out[r], count, t, ncclSum, nccl[r], s[r]) == ncclSuccess;
+      for (int r = 0; ok && r < world; r++) ok = ncclAllReduce(src[r], dst[r], count, t, ncclSum, nccl[r], s[r]) == ncclSuccess;
       ok = ncclGroupEnd() == ncclSuccess && ok;
     }
     for (int r = 0; r < world; r++) {
@@ -265,6 +335,7 @@ int main(int argc, char **argv) {
   auto wanted = [&](const std::string &name) {
     return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
   };
+  bool symm = (wanted("nccl-symm") || wanted("nccl-symm-graph")) && b.symmetric(max_bytes);
 
   printf("link,world,dtype,bytes,lowering,mode,us,algbw_GBps,busbw_GBps,vs_nccl\n");
   const double bus = 2.0 * (w - 1) / w;
@@ -274,14 +345,17 @@ int main(int argc, char **argv) {
     size_t es = dtype == ARC_F32 ? 4 : 2;
     for (int r = 0; r < w; r++) {
       AK(arc_test_fill(b.dev[r], b.in[r], max_bytes / es, (arc_dtype)dtype, 0x5eed + r, b.s[r]));
+      if (symm) CK(cudaMemcpyAsync(b.sym_in[r], b.in[r], max_bytes, cudaMemcpyDeviceToDevice, b.s[r]));
     }
     b.sync();
     for (size_t bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
       size_t count = bytes / es;
       int k = Bench::batch(bytes);
       /* --only without nccl skips NCCL (ncu serializes kernels: NCCL's would hang) */
-      double eager = wanted("nccl") ? b.nccl_eager(count, nt, k) : -1;
-      double graph = wanted("nccl-graph") ? b.nccl_graph(count, nt, k) : -1;
+      double eager = wanted("nccl") ? b.nccl_eager(count, nt, k, false) : -1;
+      double graph = wanted("nccl-graph") ? b.nccl_graph(count, nt, k, false) : -1;
+      double sym_eager = symm && wanted("nccl-symm") ? b.nccl_eager(count, nt, k, true) : -1;
+      double sym_graph = symm && wanted("nccl-symm-graph") ? b.nccl_graph(count, nt, k, true) : -1;
       double best = graph > 0 && eager > 0 ? std::min(eager, graph) : graph > 0 ? graph : eager;
       auto row = [&](const std::string &name, const char *mode, double us) {
         double algbw = bytes / us / 1e3; /* GB/s */
@@ -291,11 +365,14 @@ int main(int argc, char **argv) {
       };
       if (eager > 0) row("nccl", "eager", eager);
       if (graph > 0) row("nccl-graph", "graph", graph);
+      if (sym_eager > 0) row("nccl-symm", "eager", sym_eager);
+      if (sym_graph > 0) row("nccl-symm-graph", "graph", sym_graph);
       for (const Lowering &l : lows)
         if (wanted(l.name)) row(l.name, "graph", b.arc(count, dtype, l, k));
     }
   }
   AK(arc_comm_status(b.comm));
+  b.release_symmetric();
   for (int r = 0; r < w; r++) ncclCommDestroy(b.nccl[r]);
   AK(arc_comm_destroy(b.comm));
   return 0;
