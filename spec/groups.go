@@ -1,0 +1,251 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/arcpass/arc/ir"
+)
+
+// idGroups are the ids an op's replica_groups hold.
+type idGroups struct {
+	rows [][]int64 // per group, -1 padding dropped; nil for empty lists and for groups that hold no id
+	n    int64     // distinct ids; they are 0..n-1 once readGroups succeeds
+	// emptyList: zero groups, which XLA reads as one group of every id
+	// (GetParticipatingDevicesGroups in xla/service/collective_ops_utils.cc).
+	emptyList bool
+	written   int64 // ids the module spells out (for the expansion bound)
+}
+
+// readGroups reads the groups and applies verifyReplicaGroups of StableHLO's
+// verifier: a rank-2 tensor, not empty with use_global_device_ids, -1 only as
+// padding, every id once (all_reduce_c1), and the ids forming 0..n-1.
+func (k *Checker) readGroups(c *ir.Collective, lit *dense, global bool, fail func(string, ...any) error) (idGroups, error) {
+	var g idGroups
+	seen := map[int64]bool{}
+	add := func(id int64) error {
+		if id == -1 {
+			return nil
+		}
+		if seen[id] {
+			return fail("replica id #%d seen more than once", id)
+		}
+		seen[id] = true
+		return nil
+	}
+	if lit == nil { // mesh axes, expanded by package ir
+		g.rows = c.Groups
+		for _, row := range c.Groups {
+			g.written += int64(len(row))
+			for _, id := range row {
+				if id < 0 {
+					return g, fail("replica groups name device %d of the mesh", id)
+				}
+				if err := add(id); err != nil {
+					return g, err
+				}
+			}
+		}
+	} else {
+		if len(lit.shape) != 2 {
+			return g, fail("replica groups should be a rank 2 tensor")
+		}
+		if global && lit.n == 0 {
+			return g, fail("if `use_global_device_ids` is set, the replica groups cannot be empty")
+		}
+		g.emptyList = lit.shape[0] == 0
+		switch {
+		case lit.splat && lit.value == -1 || lit.n == 0: // no id at all
+		case lit.splat && lit.n > 1:
+			return g, fail("replica id #%d seen more than once", lit.value)
+		case lit.splat:
+			g.rows, g.written = [][]int64{{lit.value}}, 1
+			_ = add(lit.value)
+		default:
+			cols := lit.shape[1]
+			for r := int64(0); r < lit.shape[0]; r++ {
+				row := []int64{}
+				for _, id := range lit.flat[r*cols : (r+1)*cols] {
+					if err := add(id); err != nil {
+						return g, err
+					}
+					if id != -1 {
+						row = append(row, id)
+					}
+				}
+				g.rows = append(g.rows, row)
+				g.written += int64(len(row))
+			}
+		}
+	}
+	g.n = int64(len(seen))
+	for id := int64(0); id < g.n; id++ {
+		if !seen[id] {
+			return g, fail("replica id #%d not seen in replica groups", id)
+		}
+	}
+	return g, nil
+}
+
+// space names the ids of a mode: what they number, and how many there are
+// (-1 when unknown, math.MaxInt64 when the product overflows).
+func (k *Checker) space(mode Mode) (what string, size int64) {
+	switch mode {
+	case CrossPartition:
+		return "partitions", k.partitions
+	case FlattenedIDs:
+		if k.replicas == 0 {
+			return "flattened ids", -1
+		}
+		if k.replicas > math.MaxInt64/k.partitions {
+			return "flattened ids", math.MaxInt64
+		}
+		return "flattened ids", k.replicas * k.partitions
+	}
+	if k.replicas == 0 {
+		return "replicas", -1
+	}
+	return "replicas", k.replicas
+}
+
+// spaceWords says where the size of a mode's id space comes from.
+func (k *Checker) spaceWords(mode Mode) string {
+	from := ""
+	if k.replicasFrom != "" {
+		from = ", " + k.replicasFrom
+	}
+	switch mode {
+	case CrossPartition:
+		return fmt.Sprintf("num_partitions = %d", k.partitions)
+	case FlattenedIDs:
+		return fmt.Sprintf("num_replicas x num_partitions = %d x %d%s", k.replicas, k.partitions, from)
+	}
+	return fmt.Sprintf("num_replicas = %d%s", k.replicas, from)
+}
+
+// checkSpace applies the specification's rules that need the grid: ids
+// below the size of the mode's id space (all_reduce_c2, c3), and groups that
+// cover it, every process in one group ("Collective ops": the groups "must
+// cover all replica_ids", or all process_ids for flattened ids). A module
+// that does not state num_replicas gets it from its first all-reduce: a valid
+// program covers every replica, so the ids it names are all of them.
+func (k *Checker) checkSpace(c *ir.Collective, mode Mode, g idGroups, fail func(string, ...any) error) error {
+	what, size := k.space(mode)
+	if g.n == 0 {
+		if g.emptyList {
+			return nil // XLA's one group of all ids, however many there are
+		}
+		return fail("replica groups name no %s: %s mode needs each of them in one group", what, mode)
+	}
+	if size < 0 { // num_replicas unknown: the ids say
+		r := g.n
+		if mode == FlattenedIDs {
+			if g.n%k.partitions != 0 {
+				return fail("replica groups name %d flattened ids, which is not a multiple of num_partitions = %d", g.n, k.partitions)
+			}
+			r = g.n / k.partitions
+		}
+		k.replicas = r
+		k.replicasFrom = fmt.Sprintf("which the module does not state: the all-reduce at %s implies it", c.Pos)
+		return nil
+	}
+	if g.n > size {
+		return fail("replica id #%d is out of range: %s mode numbers %s 0 to %d (%s) (all_reduce_c3)", size, mode, what, size-1, k.spaceWords(mode))
+	}
+	if g.n < size {
+		return fail("replica groups should contain %d %s in %s mode (%s), but found %d: every process must be in one group", size, what, mode, k.spaceWords(mode), g.n)
+	}
+	return nil
+}
+
+// expand fills in the logical groups, the process groups and the devices,
+// when the grid is known and small enough (see MaxDevices).
+func (k *Checker) expand(res *Result, g idGroups) {
+	res.LogicalGroups = g.rows
+	res.ImplicitGroups = g.emptyList
+	if k.replicas == 0 {
+		res.NotLowerable = "replica_groups is empty and the module does not state num_replicas"
+		return
+	}
+	world := int64(math.MaxInt64)
+	if k.replicas <= math.MaxInt64/k.partitions {
+		world = k.replicas * k.partitions
+	}
+	limit := max(MaxDevices, g.written)
+	if world > limit {
+		res.NotLowerable = fmt.Sprintf("the op spans %d devices, more than arc expands (%d)", world, limit)
+		return
+	}
+	if g.emptyList {
+		_, size := k.space(res.Mode)
+		all := make([]int64, size)
+		for i := range all {
+			all[i] = int64(i)
+		}
+		res.LogicalGroups = [][]int64{all}
+	}
+	res.Processes = processGroups(res.Mode, res.LogicalGroups, k.replicas, k.partitions)
+	res.Groups = make([][]int64, len(res.Processes))
+	for i, pg := range res.Processes {
+		res.Groups[i] = make([]int64, len(pg))
+		for j, p := range pg {
+			res.Groups[i][j] = k.device(p)
+		}
+	}
+}
+
+// device is the global id of a process: the device assignment's entry, or
+// XLA's default partition * num_replicas + replica.
+func (k *Checker) device(p Process) int64 {
+	if k.da != nil {
+		return k.da[p.Replica][p.Partition]
+	}
+	return p.Partition*k.replicas + p.Replica
+}
+
+// processGroups is the specification's split of the process grid for a mode,
+// its Python functions written in Go, in their order.
+func processGroups(mode Mode, groups [][]int64, replicas, partitions int64) [][]Process {
+	var out [][]Process
+	switch mode {
+	case CrossReplica: // each group in every partition
+		for _, g := range groups {
+			for p := int64(0); p < partitions; p++ {
+				pg := make([]Process, len(g))
+				for i, r := range g {
+					pg[i] = Process{r, p}
+				}
+				out = append(out, pg)
+			}
+		}
+	case CrossPartition: // each group of partitions in every replica
+		for _, g := range groups {
+			for r := int64(0); r < replicas; r++ {
+				pg := make([]Process, len(g))
+				for i, p := range g {
+					pg[i] = Process{r, p}
+				}
+				out = append(out, pg)
+			}
+		}
+	case CrossReplicaAndPartition: // each group's replicas in all partitions, partition-major
+		for _, g := range groups {
+			pg := make([]Process, 0, int64(len(g))*partitions)
+			for p := int64(0); p < partitions; p++ {
+				for _, r := range g {
+					pg = append(pg, Process{r, p})
+				}
+			}
+			out = append(out, pg)
+		}
+	case FlattenedIDs:
+		for _, g := range groups {
+			pg := make([]Process, len(g))
+			for i, id := range g {
+				pg[i] = Process{id / partitions, id % partitions}
+			}
+			out = append(out, pg)
+		}
+	}
+	return out
+}

@@ -1,0 +1,560 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/ir"
+)
+
+// prog is a one-all-reduce module, written from its parts. The all-reduce
+// starts at line 3, column 5.
+type prog struct {
+	mod     string // module attributes; "" for none
+	attrs   string // the all-reduce's attributes, inside {...}
+	in, out string // operand and result types (tensor<1024xf32>)
+	red     string // the reducer's element type (f32)
+	body    string // the reducer's block; {E} stands for tensor<red>
+}
+
+const sumBody = `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      stablehlo.return %s : {E}`
+
+func (p prog) text() string {
+	or := func(s, def string) string {
+		if s == "" {
+			return def
+		}
+		return s
+	}
+	in := or(p.in, "tensor<1024xf32>")
+	out := or(p.out, in)
+	body := strings.ReplaceAll(or(p.body, sumBody), "{E}", "tensor<"+or(p.red, "f32")+">")
+	mod := "module @m {"
+	if p.mod != "" {
+		mod = "module @m attributes {" + p.mod + "} {"
+	}
+	return fmt.Sprintf(`%s
+  func.func @main(%%x: %s, %%k: tensor<f32>) -> %s {
+    %%0 = "stablehlo.all_reduce"(%%x) ({
+    %s
+    }) {%s} : (%s) -> %s
+    return %%0 : %s
+  }
+}
+`, mod, in, out, body, p.attrs, in, out, out)
+}
+
+// grid writes module attributes for r replicas and p partitions.
+func grid(r, p int) string {
+	return fmt.Sprintf("mhlo.num_partitions = %d : i32, mhlo.num_replicas = %d : i32", p, r)
+}
+
+func rg(groups string) string { // replica_groups of a 2-D literal
+	rows := strings.Count(groups, "[") - 1
+	cols := 0
+	if rows > 0 {
+		first := groups[2 : strings.IndexByte(groups[1:], ']')+1]
+		cols = len(strings.Split(first, ","))
+	}
+	return fmt.Sprintf("replica_groups = dense<%s> : tensor<%dx%dxi64>", groups, rows, cols)
+}
+
+const ch = "channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>"
+
+// want is the expected outcome: an error (at "LINE:COL: " then a part of
+// the message), or a reason (part of Reason(operand)), or neither: lowerable
+// onto groups, in mode.
+type want struct {
+	err     string
+	reason  string
+	operand int
+	mode    Mode
+	groups  string // fmt %v of Result.Groups; checked when not ""
+	which   int    // the all-reduce the expectation is about
+	one     bool   // lowerable: only operand, not every operand
+}
+
+type tcase struct {
+	name string
+	src  string
+	da   string
+	want want
+}
+
+func cases() []tcase {
+	var cs []tcase
+	add := func(name string, p prog, w want) { cs = append(cs, tcase{name: name, src: p.text(), want: w}) }
+	addDA := func(name, da string, p prog, w want) {
+		cs = append(cs, tcase{name: name, src: p.text(), da: da, want: w})
+	}
+	raw := func(name, src string, w want) { cs = append(cs, tcase{name: name, src: src, want: w}) }
+	r4 := "stablehlo.num_replicas = 4"
+	all4 := rg("[[0, 1, 2, 3]]")
+
+	// Reducers: only `return add(arg0, arg1)` over the operand's type is a sum.
+	add("sum", prog{mod: r4, attrs: all4}, want{mode: CrossReplica, groups: "[[0 1 2 3]]"})
+	add("sum swapped", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %rhs, %lhs : {E}
+      stablehlo.return %s : {E}`}, want{groups: "[[0 1 2 3]]"})
+	add("sum generic form", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = "stablehlo.add"(%lhs, %rhs) : ({E}, {E}) -> {E}
+      "stablehlo.return"(%s) : ({E}) -> ()`}, want{groups: "[[0 1 2 3]]"})
+	add("add then return lhs", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      stablehlo.return %lhs : {E}`}, want{reason: "it returns %lhs, not the result of stablehlo.add"})
+	add("add lhs to itself", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %lhs : {E}
+      stablehlo.return %s : {E}`}, want{reason: "it computes add(%lhs, %lhs)"})
+	add("add an outside value", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %k : {E}
+      stablehlo.return %s : {E}`}, want{reason: "reads %k, which is not an argument of the region"})
+	add("max", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.maximum %lhs, %rhs : {E}
+      stablehlo.return %s : {E}`}, want{reason: "reducer is max, arc's kernels sum"})
+	add("product", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.multiply %lhs, %rhs : {E}
+      stablehlo.return %s : {E}`}, want{reason: "reducer is product"})
+	add("sum then negate", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      %n = stablehlo.negate %s : {E}
+      stablehlo.return %n : {E}`}, want{reason: "its body has 2 ops before the return"})
+	add("returns an argument", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      stablehlo.return %rhs : {E}`}, want{reason: "its body has 0 ops before the return"})
+	add("i1 and", prog{mod: r4, attrs: all4, in: "tensor<16xi1>", red: "i1", body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.and %lhs, %rhs : {E}
+      stablehlo.return %s : {E}`}, want{reason: "reducer is and"})
+	add("three arguments", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}, %third: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      stablehlo.return %s : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op Reduction-region must take 2 parameters, but takes 3 parameter(s)"})
+	add("returns two values", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      stablehlo.return %s, %s : {E}, {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op Reduction-region here must produce 1 tensors, but produces 2 instead"})
+	add("no terminator", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op expects regions to end with 'stablehlo.return', found 'stablehlo.add'"})
+	add("first argument of another type", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: tensor<f16>, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      stablehlo.return %s : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op The type of reduction-region's parameter at index 0 is different than the corresponding result type: tensor<f16> vs tensor<f32>"})
+	add("second argument bf16", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: tensor<bf16>):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      stablehlo.return %s : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op computation must have type (tensor<E>, tensor<E>) -> tensor<E> (all_reduce_c5), but its second argument is tensor<bf16>"})
+	add("rank-1 reducer", prog{mod: r4, attrs: all4, red: "1xf32"}, want{err: "3:5: 'stablehlo.all_reduce' op The shape of reduction-region's result type at index 0 differs from the op's corresponding init-value type: tensor<1xf32> vs tensor<f32>"})
+	add("i32 reducer over i64", prog{mod: r4, attrs: all4, in: "tensor<8xi64>", out: "tensor<8xi32>", red: "i32"}, want{err: "3:5: 'stablehlo.all_reduce' op The element-type of reduction-region's result type at index 0 is expected to be promotable from the op's corresponding init-value element-type: tensor<i32> vs tensor<i64>"})
+	add("f32 reducer over i32", prog{mod: r4, attrs: all4, in: "tensor<8xi32>", out: "tensor<8xf32>"}, want{err: "op The element-type of reduction-region's result type at index 0 is expected to be promotable"})
+	add("f16 reducer over f32", prog{mod: r4, attrs: all4, out: "tensor<1024xf16>", red: "f16"}, want{err: "3:5: 'stablehlo.all_reduce' op element type f32 is not promotable to the computation's f16: it is narrower (all_reduce_c5)"})
+
+	// Promotion: valid, not arc's.
+	add("f32 reducer over f16", prog{mod: r4, attrs: all4, in: "tensor<1024xf16>", out: "tensor<1024xf32>"}, want{reason: "operand 0 is f16 but the reducer computes in f32 (promotion)"})
+	add("i32 reducer over ui8", prog{mod: r4, attrs: all4, in: "tensor<64xui8>", out: "tensor<64xi32>", red: "i32"}, want{reason: "operand 0 is ui8 but the reducer computes in i32"})
+	add("bf16 reducer over f16", prog{mod: r4, attrs: all4, in: "tensor<64xf16>", out: "tensor<64xbf16>", red: "bf16"}, want{reason: "promotion"})
+	add("promotion with the operand's result type", prog{mod: r4, attrs: all4, in: "tensor<1024xf16>"}, want{err: "3:5: 'stablehlo.all_reduce' op inferred type(s) 'tensor<1024xf32>' are incompatible with return type(s) of operation 'tensor<1024xf16>'"})
+
+	// Types.
+	add("dynamic operand", prog{mod: r4, attrs: all4, in: "tensor<?x8xf32>"}, want{reason: "operand 0 has a dynamic shape (tensor<?x8xf32>)"})
+	add("dynamic result of a static operand", prog{mod: r4, attrs: all4, out: "tensor<?xf32>"}, want{reason: "result 0 is tensor<?xf32>, not the operand's tensor<1024xf32>"})
+	add("result of another shape", prog{mod: r4, attrs: all4, out: "tensor<512xf32>"}, want{err: "3:5: 'stablehlo.all_reduce' op inferred type(s) 'tensor<1024xf32>' are incompatible with return type(s) of operation 'tensor<512xf32>'"})
+	add("bounded dynamic", prog{mod: r4, attrs: all4, in: "tensor<?xf32, #stablehlo.bounds<1024>>"}, want{reason: "arc's custom call would drop its encoding"})
+	raw("encoding", "#enc = #sparse_tensor.encoding<{map = (d0) -> (d0 : compressed)}>\n"+prog{mod: r4, attrs: all4, in: "tensor<1024xf32, #enc>"}.text(),
+		want{reason: "operand 0 is tensor<1024xf32,#enc>: arc's custom call would drop its encoding"})
+	add("complex sum", prog{mod: r4, attrs: all4, in: "tensor<8xcomplex<f32>>", red: "complex<f32>"}, want{groups: "[[0 1 2 3]]"})
+	add("unranked", prog{mod: r4, attrs: all4, in: "tensor<*xf32>"}, want{err: "3:5: 'stablehlo.all_reduce' op operand #0 must be variadic of ranked tensor"})
+
+	// Replica groups: the literal, then the verifier's rules, then the grid's.
+	add("literal shape 2x2 typed 1x4", prog{mod: r4, attrs: "replica_groups = dense<[[0, 1], [2, 3]]> : tensor<1x4xi64>"},
+		want{err: "7:32: inferred shape of elements literal ([2, 2]) does not match type ([1, 4])"})
+	add("1-D groups", prog{mod: r4, attrs: "replica_groups = dense<[0, 1, 2, 3]> : tensor<4xi64>"}, want{err: "3:5: 'stablehlo.all_reduce' op replica groups should be a rank 2 tensor"})
+	add("splat of one", prog{mod: "stablehlo.num_replicas = 1", attrs: "replica_groups = dense<0> : tensor<1x1xi64>"}, want{groups: "[[0]]"})
+	add("splat of four", prog{mod: r4, attrs: "replica_groups = dense<0> : tensor<2x2xi64>"}, want{err: "3:5: 'stablehlo.all_reduce' op replica id #0 seen more than once"})
+	add("splat of padding", prog{mod: r4, attrs: "replica_groups = dense<-1> : tensor<2x2xi64>"}, want{err: "op replica groups name no replicas: cross_replica mode needs each of them in one group"})
+	add("duplicate within a group", prog{mod: r4, attrs: rg("[[0, 0], [1, 2]]")}, want{err: "3:5: 'stablehlo.all_reduce' op replica id #0 seen more than once"})
+	add("duplicate across groups", prog{mod: r4, attrs: rg("[[0, 1], [1, 2]]")}, want{err: "3:5: 'stablehlo.all_reduce' op replica id #1 seen more than once"})
+	add("gap", prog{mod: r4, attrs: rg("[[0, 2]]")}, want{err: "3:5: 'stablehlo.all_reduce' op replica id #1 not seen in replica groups"})
+	add("negative id", prog{mod: r4, attrs: rg("[[0, -2]]")}, want{err: "op replica id #1 not seen in replica groups"})
+	add("ids beyond num_replicas", prog{mod: "stablehlo.num_replicas = 2", attrs: all4}, want{err: "3:5: 'stablehlo.all_reduce' op replica id #2 is out of range: cross_replica mode numbers replicas 0 to 1 (num_replicas = 2) (all_reduce_c3)"})
+	add("groups not covering", prog{mod: "stablehlo.num_replicas = 8", attrs: all4}, want{err: "3:5: 'stablehlo.all_reduce' op replica groups should contain 8 replicas in cross_replica mode (num_replicas = 8), but found 4"})
+	add("padded groups of two sizes", prog{mod: r4, attrs: rg("[[0, 1, 2], [3, -1, -1]]")}, want{reason: "groups of different sizes (3 and 1 devices)", groups: "[[0 1 2] [3]]"})
+	add("padded groups of one size", prog{mod: r4, attrs: rg("[[0, -1, 1], [2, 3, -1]]")}, want{groups: "[[0 1] [2 3]]"})
+	add("padded empty group", prog{mod: "stablehlo.num_replicas = 2", attrs: rg("[[0, 1], [-1, -1]]")}, want{reason: "replica group 1 is empty"})
+	add("i32 groups", prog{mod: r4, attrs: "replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi32>"}, want{err: "op attribute 'replica_groups' failed to satisfy constraint: 64-bit signless integer elements attribute"})
+	add("hex groups", prog{mod: "stablehlo.num_replicas = 2", attrs: `replica_groups = dense<"0x00000000000000000100000000000000"> : tensor<1x2xi64>`}, want{groups: "[[0 1]]"})
+	add("no replica_groups", prog{mod: r4}, want{err: "3:5: 'stablehlo.all_reduce' op requires attribute 'replica_groups'"})
+	add("empty groups", prog{mod: r4, attrs: "replica_groups = dense<> : tensor<0x0xi64>"}, want{groups: "[[0 1 2 3]]"})
+	add("empty groups in two partitions", prog{mod: grid(2, 2), attrs: "replica_groups = dense<> : tensor<0x0xi64>"}, want{groups: "[[0 1] [2 3]]"})
+	add("empty groups, no num_replicas", prog{attrs: "replica_groups = dense<> : tensor<0x0xi64>"}, want{reason: "replica_groups is empty and the module does not state num_replicas"})
+	add("empty groups with global ids", prog{mod: r4, attrs: "replica_groups = dense<> : tensor<0x0xi64>, " + ch + ", use_global_device_ids"}, want{err: "3:5: 'stablehlo.all_reduce' op if `use_global_device_ids` is set, the replica groups cannot be empty"})
+	add("two groups of no id", prog{mod: r4, attrs: "replica_groups = dense<> : tensor<2x0xi64>"}, want{err: "op replica groups name no replicas"})
+
+	// cross_replica: each group runs in every partition.
+	add("cross_replica, 1 partition", prog{mod: grid(4, 1), attrs: rg("[[0, 1], [2, 3]]")}, want{mode: CrossReplica, groups: "[[0 1] [2 3]]"})
+	add("cross_replica, 2 partitions", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]")}, want{mode: CrossReplica, groups: "[[0 1] [2 3]]"})
+	addDA("cross_replica, 2 partitions, replica-major devices", "0,1;2,3", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]")}, want{mode: CrossReplica, groups: "[[0 2] [1 3]]"})
+	add("cross_replica, 4 by 2", prog{mod: grid(4, 2), attrs: rg("[[0, 1], [2, 3]]")}, want{groups: "[[0 1] [4 5] [2 3] [6 7]]"})
+	add("channel 0 is cross_replica", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]") + ", channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>"}, want{mode: CrossReplica, groups: "[[0 1] [2 3]]"})
+	add("cross_replica, no num_replicas", prog{attrs: all4}, want{mode: CrossReplica, groups: "[[0 1 2 3]]"})
+
+	// cross_replica_and_partition: each group takes its replicas in every partition.
+	add("cross_replica_and_partition, 1 partition", prog{mod: grid(2, 1), attrs: rg("[[0], [1]]") + ", " + ch}, want{mode: CrossReplicaAndPartition, groups: "[[0] [1]]"})
+	add("cross_replica_and_partition, 2 partitions", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]") + ", " + ch}, want{mode: CrossReplicaAndPartition, groups: "[[0 1 2 3]]"})
+	add("cross_replica_and_partition, 1 replica", prog{mod: grid(1, 4), attrs: rg("[[0]]") + ", " + ch}, want{mode: CrossReplicaAndPartition, groups: "[[0 1 2 3]]"})
+	add("cross_replica_and_partition, 4 by 2", prog{mod: grid(4, 2), attrs: rg("[[0, 1], [2, 3]]") + ", " + ch}, want{groups: "[[0 1 4 5] [2 3 6 7]]"})
+	add("cross_replica_and_partition, too many ids", prog{mod: grid(2, 2), attrs: all4 + ", " + ch}, want{err: "op replica id #2 is out of range: cross_replica_and_partition mode numbers replicas 0 to 1 (num_replicas = 2)"})
+
+	// flattened_ids: replica_id * num_partitions + partition_id.
+	gl := ", " + ch + ", use_global_device_ids"
+	add("flattened ids, 1 replica", prog{mod: grid(1, 4), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{mode: FlattenedIDs, groups: "[[0 1] [2 3]]"})
+	add("flattened ids, 2 by 2", prog{mod: grid(2, 2), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{mode: FlattenedIDs, groups: "[[0 2] [1 3]]"})
+	addDA("flattened ids, permuted devices", "3,2,1,0", prog{mod: grid(1, 4), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{groups: "[[3 2] [1 0]]"})
+	add("flattened ids not covering", prog{mod: grid(1, 8), attrs: all4 + gl}, want{err: "op replica groups should contain 8 flattened ids in flattened_ids mode (num_replicas x num_partitions = 1 x 8), but found 4"})
+	add("flattened ids, no num_replicas", prog{mod: "mhlo.num_partitions = 2 : i32", attrs: rg("[[0, 1, 2, 3, 4, 5]]") + gl}, want{groups: "[[0 3 1 4 2 5]]"})
+	add("flattened ids, not a multiple of the partitions", prog{mod: "mhlo.num_partitions = 2 : i32", attrs: rg("[[0, 1, 2]]") + gl}, want{err: "op replica groups name 3 flattened ids, which is not a multiple of num_partitions = 2"})
+	add("global ids without a channel", prog{mod: r4, attrs: all4 + ", use_global_device_ids"}, want{err: "3:5: 'stablehlo.all_reduce' op channel_id must be positive when useGlobalDeviceIds is set but got: 0"})
+	add("global ids with channel 0", prog{mod: r4, attrs: all4 + ", channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>, use_global_device_ids"}, want{err: "channel_id must be positive when useGlobalDeviceIds is set but got: 0"})
+	add("global ids = true", prog{mod: r4, attrs: all4 + ", " + ch + ", use_global_device_ids = true"}, want{err: "op attribute 'use_global_device_ids' failed to satisfy constraint: unit attribute"})
+
+	// Device assignments.
+	addDA("permuted replicas", "3;2;1;0", prog{mod: r4, attrs: rg("[[0, 1], [2, 3]]")}, want{groups: "[[3 2] [1 0]]"})
+	addDA("assignment gives the grid", "4,5;6,7", prog{attrs: rg("[[0, 1]]")}, want{groups: "[[4 6] [5 7]]"})
+	addDA("assignment of another grid", "0;1;2;3", prog{mod: "stablehlo.num_replicas = 2", attrs: rg("[[0, 1]]")}, want{err: "1:1: the module runs on num_replicas = 2, num_partitions = 1, but the device assignment is 4 replica(s) by 1 partition(s)"})
+
+	// Huge worlds: errors or reasons, never their expansion.
+	add("2e9 replicas, two named", prog{mod: "stablehlo.num_replicas = 2000000000", attrs: rg("[[0, 1]]")}, want{err: "op replica groups should contain 2000000000 replicas"})
+	add("2e9 replicas, empty groups", prog{mod: "stablehlo.num_replicas = 2000000000", attrs: "replica_groups = dense<> : tensor<0x0xi64>"}, want{reason: "the op spans 2000000000 devices, more than arc expands (65536)"})
+	add("4 replicas of 100000 partitions", prog{mod: grid(4, 100000), attrs: all4}, want{reason: "the op spans 400000 devices"})
+	add("2^32 replicas", prog{mod: "stablehlo.num_replicas = 4294967296", attrs: all4}, want{err: "1:1: stablehlo.num_replicas = 4294967296: the process grid's dimensions are integers from 1 to 4294967295 (ui32)"})
+	add("0 replicas", prog{mod: "stablehlo.num_replicas = 0", attrs: all4}, want{err: "1:1: stablehlo.num_replicas = 0: the process grid's dimensions"})
+	add("splat of a million groups", prog{mod: r4, attrs: "replica_groups = dense<1> : tensor<1000x1000xi64>"}, want{err: "op replica id #1 seen more than once"})
+
+	// Tuples.
+	tuple := func(types, results string) string {
+		return `module @m attributes {stablehlo.num_replicas = 2} {
+  func.func @main(%a: tensor<8xf32>, %b: tensor<16xf16>) -> (tensor<8xf32>, tensor<16xf32>) {
+    %r:2 = "stablehlo.all_reduce"(%a, %b) ({
+    ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+      %s = stablehlo.add %lhs, %rhs : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : ` + types + ` -> ` + results + `
+    return %r#0, %r#1 : tensor<8xf32>, tensor<16xf32>
+  }
+}
+`
+	}
+	raw("two operands", strings.ReplaceAll(tuple("(tensor<8xf32>, tensor<16xf32>)", "(tensor<8xf32>, tensor<16xf32>)"), "16xf16", "16xf32"), want{groups: "[[0 1]]"})
+	raw("two operands, the second promoted", tuple("(tensor<8xf32>, tensor<16xf16>)", "(tensor<8xf32>, tensor<16xf32>)"), want{operand: 1, reason: "operand 1 is f16 but the reducer computes in f32"})
+	raw("two operands, the first lowerable", tuple("(tensor<8xf32>, tensor<16xf16>)", "(tensor<8xf32>, tensor<16xf32>)"), want{operand: 0, one: true, groups: "[[0 1]]"})
+	raw("two operands, results not of the reducer's type", tuple("(tensor<8xf32>, tensor<16xf16>)", "(tensor<8xf32>, tensor<16xf16>)"),
+		want{err: "3:5: 'stablehlo.all_reduce' op inferred type(s) 'tensor<8xf32>', 'tensor<16xf32>' are incompatible with return type(s) of operation 'tensor<8xf32>', 'tensor<16xf16>'"})
+
+	// Where the op sits.
+	raw("inside async_start", `module @m attributes {stablehlo.num_replicas = 2} {
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %f = "stablehlo.async_start"(%x) ({
+    ^bb0(%a: tensor<8xf32>):
+      %r = "stablehlo.all_reduce"(%a) ({
+      ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+        %s = stablehlo.add %lhs, %rhs : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+      "stablehlo.return"(%r) : (tensor<8xf32>) -> ()
+    }) {execution_thread = "main"} : (tensor<8xf32>) -> !stablehlo.future<tensor<8xf32>>
+    %y = "stablehlo.async_done"(%f) : (!stablehlo.future<tensor<8xf32>>) -> tensor<8xf32>
+    return %y : tensor<8xf32>
+  }
+}
+`, want{reason: "inside stablehlo.async_start, whose region arc leaves as it is"})
+	raw("inside a while body", `module @m attributes {stablehlo.num_replicas = 2} {
+  func.func @main(%x: tensor<8xf32>, %n: tensor<i64>) -> tensor<8xf32> {
+    %c = stablehlo.constant dense<0> : tensor<i64>
+    %w:2 = stablehlo.while(%i = %c, %v = %x) : tensor<i64>, tensor<8xf32>
+     cond {
+      %lt = stablehlo.compare  LT, %i, %n,  SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %j = stablehlo.add %i, %one : tensor<i64>
+      %r = "stablehlo.all_reduce"(%v) ({
+      ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+        %s = stablehlo.add %lhs, %rhs : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }) {replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+      stablehlo.return %j, %r : tensor<i64>, tensor<8xf32>
+    }
+    return %w#1 : tensor<8xf32>
+  }
+}
+`, want{groups: "[[1 0]]"})
+	raw("inside a case branch", `module @m attributes {stablehlo.num_replicas = 4} {
+  func.func @main(%i: tensor<i32>, %x: tensor<8xf32>) -> tensor<8xf32> {
+    %y = "stablehlo.case"(%i) ({
+      "stablehlo.return"(%x) : (tensor<8xf32>) -> ()
+    }, {
+      %r = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+        %s = stablehlo.add %lhs, %rhs : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }) {replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+      "stablehlo.return"(%r) : (tensor<8xf32>) -> ()
+    }) : (tensor<i32>) -> tensor<8xf32>
+    return %y : tensor<8xf32>
+  }
+}
+`, want{groups: "[[0 2] [1 3]]"})
+	raw("in a nested function, in a module of two all-reduces", `module @m {
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %y = call @inner(%x) : (tensor<8xf32>) -> tensor<8xf32>
+    %r = "stablehlo.all_reduce"(%y) ({
+    ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+      %s = stablehlo.add %lhs, %rhs : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+    return %r : tensor<8xf32>
+  }
+  func.func private @inner(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %r = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+      %s = stablehlo.add %lhs, %rhs : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+    return %r : tensor<8xf32>
+  }
+}
+`, want{which: 1, groups: "[[0 1] [2 3]]"})
+	raw("groups that contradict an earlier all-reduce's", `module @m {
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %a = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+      %s = stablehlo.add %lhs, %rhs : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+    %b = "stablehlo.all_reduce"(%a) ({
+    ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+      %s = stablehlo.add %lhs, %rhs : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+    return %b : tensor<8xf32>
+  }
+}
+`, want{which: 1, err: "8:5: 'stablehlo.all_reduce' op replica id #2 is out of range: cross_replica mode numbers replicas 0 to 1 (num_replicas = 2, which the module does not state: the all-reduce at 3:5 implies it)"})
+
+	// Mesh axes, expanded by package ir, in the same model.
+	meshMod := func(mod, axis string) string {
+		return `module @m attributes {` + mod + `} {
+  sdy.mesh @mesh = <["dp"=2, "tp"=4]>
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %r = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "` + axis + `">]>, use_global_device_ids}> ({
+    ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+      %s = stablehlo.add %lhs, %rhs : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<8xf32>) -> tensor<8xf32>
+    return %r : tensor<8xf32>
+  }
+}
+`
+	}
+	raw("mesh axes tp", meshMod(grid(1, 8), "tp"), want{mode: FlattenedIDs, groups: "[[0 1 2 3] [4 5 6 7]]"})
+	raw("mesh axes dp", meshMod(grid(1, 8), "dp"), want{mode: FlattenedIDs, groups: "[[0 4] [1 5] [2 6] [3 7]]"})
+	raw("mesh smaller than the grid", meshMod(grid(1, 16), "tp"), want{err: "4:5: 'stablehlo.all_reduce' op replica groups should contain 16 flattened ids"})
+	raw("mesh with device ids", strings.Replace(meshMod(grid(1, 8), "tp"), `"tp"=4]>`, `"tp"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>`, 1),
+		want{groups: "[[7 6 5 4] [3 2 1 0]]"})
+
+	// What arc wrote itself.
+	add("marked by arc", prog{mod: r4, attrs: all4 + `, arc.lowering = "ring"`}, want{reason: "already lowered by arc"})
+	return cs
+}
+
+func TestCheck(t *testing.T) {
+	cs := cases()
+	if len(cs) < 60 {
+		t.Errorf("only %d cases", len(cs))
+	}
+	for _, tc := range cs {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := run(t, tc)
+			w := tc.want
+			if w.err != "" {
+				if err == nil {
+					t.Fatalf("want error %q, got none (%+v)", w.err, res)
+				}
+				var ie *ir.Error
+				if !errors.As(err, &ie) {
+					t.Fatalf("error %v is not an *ir.Error", err)
+				}
+				got := fmt.Sprintf("%d:%d: %s", ie.Line, ie.Col, ie.Msg)
+				if !strings.Contains(got, w.err) {
+					t.Fatalf("error\n  %s\nwant it to contain\n  %s", got, w.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if w.reason != "" {
+				if got := res.Reason(w.operand); !strings.Contains(got, w.reason) {
+					t.Errorf("reason %q, want it to contain %q", got, w.reason)
+				}
+			} else {
+				for k := range res.Operands {
+					if w.one && k != w.operand {
+						continue
+					}
+					if why := res.Reason(k); why != "" {
+						t.Errorf("operand %d not lowerable: %s", k, why)
+					}
+				}
+				if res.Reduction != "sum" {
+					t.Errorf("reduction %q", res.Reduction)
+				}
+			}
+			if w.mode != 0 && res.Mode != w.mode {
+				t.Errorf("mode %v, want %v", res.Mode, w.mode)
+			}
+			if w.groups != "" {
+				if got := fmt.Sprint(res.Groups); got != w.groups {
+					t.Errorf("groups %s, want %s", got, w.groups)
+				}
+			}
+			checkConsistent(t, res)
+		})
+	}
+}
+
+// run parses the case and checks its all-reduces in order, up to want.which.
+func run(t *testing.T, tc tcase) (Result, error) {
+	t.Helper()
+	m, err := ir.ParseString("t.mlir", tc.src)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	cs, err := m.Collectives()
+	if err != nil {
+		t.Fatalf("collectives: %v", err)
+	}
+	var da DeviceAssignment
+	if tc.da != "" {
+		if da, err = ParseDeviceAssignment(tc.da); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k, err := New(m, da)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	n := 0
+	for _, c := range cs {
+		if c.Kind != "all_reduce" {
+			continue
+		}
+		if res, err = k.Check(c); err != nil || n == tc.want.which {
+			return res, err
+		}
+		n++
+	}
+	t.Fatalf("module has %d all-reduces, want #%d", n, tc.want.which)
+	return res, nil
+}
+
+// checkConsistent checks that the groups are what the mode, the grid and the
+// default (or given) devices make of the logical groups: every process of
+// the grid exactly once, Groups the same shape as Processes.
+func checkConsistent(t *testing.T, res Result) {
+	t.Helper()
+	if res.Processes == nil {
+		return
+	}
+	if len(res.Groups) != len(res.Processes) {
+		t.Fatalf("%d device groups for %d process groups", len(res.Groups), len(res.Processes))
+	}
+	seen := map[Process]bool{}
+	devs := map[int64]bool{}
+	for i, pg := range res.Processes {
+		if len(pg) != len(res.Groups[i]) {
+			t.Fatalf("group %d: %d devices for %d processes", i, len(res.Groups[i]), len(pg))
+		}
+		for j, p := range pg {
+			if p.Replica < 0 || p.Replica >= res.Replicas || p.Partition < 0 || p.Partition >= res.Partitions {
+				t.Fatalf("process %v outside the %dx%d grid", p, res.Replicas, res.Partitions)
+			}
+			if seen[p] || devs[res.Groups[i][j]] {
+				t.Fatalf("process %v (device %d) in two groups", p, res.Groups[i][j])
+			}
+			seen[p], devs[res.Groups[i][j]] = true, true
+		}
+	}
+	if int64(len(seen)) != res.Replicas*res.Partitions {
+		t.Fatalf("groups cover %d of %d processes", len(seen), res.Replicas*res.Partitions)
+	}
+}
+
+// TestHugeWorldsStaySmall measures what checking a tiny module that claims a
+// huge grid allocates: the bound of the package comment.
+func TestHugeWorldsStaySmall(t *testing.T) {
+	for _, p := range []prog{
+		{mod: "stablehlo.num_replicas = 2000000000", attrs: "replica_groups = dense<> : tensor<0x0xi64>"},
+		{mod: "stablehlo.num_replicas = 2000000000", attrs: rg("[[0, 1]]")},
+		{mod: grid(4000000, 1000), attrs: rg("[[0, 1]]") + ", " + ch},
+		{mod: "stablehlo.num_replicas = 4", attrs: "replica_groups = dense<-1> : tensor<1000000000x1000000000xi64>"},
+	} {
+		m, err := ir.ParseString("t.mlir", p.text())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := m.Collectives()
+		if err != nil { // TestSplatsStaySmall covers what ir refuses
+			t.Logf("package ir refuses the module first: %v", err)
+			continue
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		res, err := Check(m, cs[0], nil)
+		runtime.ReadMemStats(&after)
+		if err == nil && res.Groups != nil {
+			t.Errorf("%s: expanded %d groups", p.mod, len(res.Groups))
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+			t.Errorf("%s: Check allocated %d bytes", p.mod, grew)
+		}
+	}
+}
+
+// FuzzCheck checks that no module package ir reads makes Check panic, that
+// its errors are positioned, and that expanded groups hold every process of
+// the grid once.
+func FuzzCheck(f *testing.F) {
+	for _, tc := range cases() {
+		f.Add(tc.src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		m, err := ir.ParseString("f.mlir", src)
+		if err != nil {
+			return
+		}
+		cs, err := m.Collectives()
+		if err != nil {
+			return
+		}
+		k, err := New(m, nil)
+		if err != nil {
+			var ie *ir.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("New: %T %v", err, err)
+			}
+			return
+		}
+		for _, c := range cs {
+			res, err := k.Check(c)
+			if err != nil {
+				var ie *ir.Error
+				if !errors.As(err, &ie) {
+					t.Fatalf("Check: %T %v", err, err)
+				}
+				return
+			}
+			checkConsistent(t, res)
+		}
+	})
+}
