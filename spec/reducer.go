@@ -94,7 +94,7 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 	}
 	t, err := parseTensor(ins[0])
 	if err != nil {
-		return nil, fail("Reduction-region here must produce tensor-typed result(s), but produces %s instead", compact(stripLoc(ins[0])))
+		return nil, fail("Reduction-region here must produce tensor-typed result(s), but produces '%s' instead", compact(stripLoc(ins[0])))
 	}
 	r.resultT = t
 	r.kind, r.why = k.classify(b, r, vals[0])
@@ -145,13 +145,13 @@ func (k *Checker) classify(b *ir.Block, r *reducer, returned string) (kind, why 
 		}
 	}
 	ins, outs, _ := k.m.FuncType(op)
-	want := r.resultT.text
+	want := r.resultT.key
 	for _, t := range append(ins, outs...) {
 		if compact(stripLoc(t)) != want {
-			return "other", fmt.Sprintf("its %s is typed %s, not %s", name, compact(stripLoc(t)), want)
+			return "other", fmt.Sprintf("its %s is typed %s, not %s", name, stripLoc(t), r.resultT.text)
 		}
 	}
-	if r.argT[0].text != want || r.argT[1].text != want {
+	if r.argT[0].key != want || r.argT[1].key != want {
 		return "other", fmt.Sprintf("its arguments are %s and %s, not %s", r.argT[0].text, r.argT[1].text, want)
 	}
 	return kind, ""
@@ -163,29 +163,30 @@ func (k *Checker) classify(b *ir.Block, r *reducer, returned string) (kind, why 
 // the operand's element type, and no narrower.
 func (r *reducer) verifyShape(operand tensorType, fail func(string, ...any) error) error {
 	acc, init := r.resultT, tensorType{text: "tensor<" + operand.elem + ">", elem: operand.elem}
+	init.key = compact(init.text)
 	floatsAlike := func(a, b tensorType) bool { // compatibleShapeAndElementType, ignoring float precision
-		ca, _ := elemClass(a.elem)
-		cb, _ := elemClass(b.elem)
-		return len(a.shape) == len(b.shape) && (a.elem == b.elem || ca == "float" && cb == "float") && compatibleShape(a, b)
+		ca, _ := elemClass(compact(a.elem))
+		cb, _ := elemClass(compact(b.elem))
+		return len(a.shape) == len(b.shape) && (compact(a.elem) == compact(b.elem) || ca == "float" && cb == "float") && compatibleShape(a, b)
 	}
 	switch {
 	case !compatible(acc, r.argT[0]):
-		return fail("The type of reduction-region's parameter at index 0 is different than the corresponding result type: %s vs %s", r.argT[0].text, acc.text)
+		return fail("The type of reduction-region's parameter at index 0 is different than the corresponding result type: '%s' vs '%s'", r.argT[0].text, acc.text)
 	case !floatsAlike(acc, r.argT[1]):
-		return fail("The type of reduction-region's parameter at index 1 is different than the corresponding result type: %s vs %s", r.argT[1].text, acc.text)
+		return fail("The type of reduction-region's parameter at index 1 is different than the corresponding result type: '%s' vs '%s'", r.argT[1].text, acc.text)
 	case !compatibleShape(init, acc):
-		return fail("The shape of reduction-region's result type at index 0 differs from the op's corresponding init-value type: %s vs %s", acc.text, init.text)
+		return fail("The shape of reduction-region's result type at index 0 differs from the op's corresponding init-value type: '%s' vs '%s'", acc.text, init.text)
 	case !promotableIgnoringFloats(init.elem, acc.elem):
-		return fail("The element-type of reduction-region's result type at index 0 is expected to be promotable from the op's corresponding init-value element-type: %s vs %s", acc.text, init.text)
+		return fail("The element-type of reduction-region's result type at index 0 is expected to be promotable from the op's corresponding init-value element-type: '%s' vs '%s'", acc.text, init.text)
 	case !promotableIgnoringFloats(operand.elem, r.argT[1].elem):
-		return fail("The element-type of reduction-region's argument at index 1 is expected to be promotable from %s, but got %s", operand.elem, r.argT[1].elem)
+		return fail("The element-type of reduction-region's argument at index 1 is expected to be promotable from '%s', but got '%s'", operand.elem, r.argT[1].elem)
 	case len(r.argT[1].shape) > 0:
 		return fail("The rank of reduction-region's argument at index 1 is expected to be <= 0, got %d", len(r.argT[1].shape))
 	// MLIR's verifier stops here; the specification's C5 goes on.
-	case r.argT[1].text != acc.text:
-		return fail("computation must have type (tensor<E>, tensor<E>) -> tensor<E> (all_reduce_c5), but its second argument is %s and it returns %s", r.argT[1].text, acc.text)
+	case r.argT[1].key != acc.key:
+		return fail("computation must have type (tensor<E>, tensor<E>) -> tensor<E> (all_reduce_c5), but its second argument is '%s' and it returns '%s'", r.argT[1].text, acc.text)
 	case !promotable(operand.elem, acc.elem):
-		return fail("element type %s is not promotable to the computation's %s: it is narrower (all_reduce_c5)", operand.elem, acc.elem)
+		return fail("element type '%s' is not promotable to the computation's '%s': it is narrower (all_reduce_c5)", operand.elem, acc.elem)
 	}
 	return nil
 }
@@ -206,8 +207,8 @@ func compatibleShape(a, b tensorType) bool {
 // promotableIgnoringFloats is MLIR's isPromotableElementType with
 // ignoreFpPrecision: any float promotes to any float.
 func promotableIgnoringFloats(x, y string) bool {
-	cx, _ := elemClass(x)
-	cy, _ := elemClass(y)
+	cx, _ := elemClass(compact(x))
+	cy, _ := elemClass(compact(y))
 	if cx == "float" && cy == "float" {
 		return true
 	}

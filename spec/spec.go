@@ -74,7 +74,7 @@ type Process struct{ Replica, Partition int64 }
 // Operand is one operand of an all-reduce, as the lowering needs it.
 type Operand struct {
 	Type     ir.TensorType // shape and element type
-	Text     string        // the type as written (blanks removed), encoding included
+	Text     string        // the type as written, encoding included
 	Encoding string        // the encoding after the comma, or ""
 	Bytes    int64         // size of the data, -1 when dynamic or unknown
 	// NotLowerable says why arc cannot replace this operand's reduction by
@@ -267,14 +267,14 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 	for i, s := range ins {
 		t, err := parseTensor(s)
 		if err != nil {
-			return res, fail("operand #%d must be variadic of ranked tensor of float, integer, complex or quantized values, but got %s", i, compact(stripLoc(s)))
+			return res, fail("operand #%d must be variadic of ranked tensor of float, integer, complex or quantized values, but got '%s'", i, stripLoc(s))
 		}
 		operands = append(operands, t)
 	}
 	for i, s := range outs {
 		t, err := parseTensor(s)
 		if err != nil {
-			return res, fail("result #%d must be variadic of ranked tensor of float, integer, complex or quantized values, but got %s", i, compact(stripLoc(s)))
+			return res, fail("result #%d must be variadic of ranked tensor of float, integer, complex or quantized values, but got '%s'", i, stripLoc(s))
 		}
 		results = append(results, t)
 	}
@@ -308,6 +308,10 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 		}
 		global = true
 	}
+	channel, err := channelID(m, op, fail)
+	if err != nil {
+		return res, err
+	}
 	red, err := k.readReducer(c, fail)
 	if err != nil {
 		return res, err
@@ -338,8 +342,8 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if global && c.Channel <= 0 {
-		return res, fail("channel_id must be positive when useGlobalDeviceIds is set but got: %d", max(c.Channel, 0))
+	if global && channel <= 0 {
+		return res, fail("channel_id must be positive when useGlobalDeviceIds is set but got: %d", channel)
 	}
 	for _, t := range operands {
 		if err := red.verifyShape(t, fail); err != nil {
@@ -350,7 +354,7 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 	// The specification's grid: ids in range (all_reduce_c2, c3) and every
 	// process in one group.
 	res.Mode = CrossReplica
-	if c.Channel > 0 {
+	if channel > 0 {
 		res.Mode = CrossReplicaAndPartition
 		if global {
 			res.Mode = FlattenedIDs
@@ -364,6 +368,26 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 	k.expand(&res, g)
 	k.lowerability(&res, c, red, operands, results)
 	return res, nil
+}
+
+// channelID is the handle of the op's channel_handle, 0 without one.
+func channelID(m *ir.Module, op *ir.Op, fail func(string, ...any) error) (int64, error) {
+	v, ok := m.Attr(op, "channel_handle")
+	if !ok {
+		return 0, nil
+	}
+	open := strings.IndexByte(v, '<')
+	if !strings.HasPrefix(v, "#stablehlo.channel_handle<") && !strings.HasPrefix(v, "#mhlo.channel_handle<") || closing(v, open) != len(v)-1 {
+		return 0, fail("attribute 'channel_handle' failed to satisfy constraint: two 64-bit integers 'handle' and 'type', but it is %s", v)
+	}
+	for _, f := range splitTop(v[open+1:len(v)-1], ',') {
+		if k, val, ok := strings.Cut(f, "="); ok && strings.TrimSpace(k) == "handle" {
+			if n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64); err == nil {
+				return n, nil
+			}
+		}
+	}
+	return 0, fail("attribute 'channel_handle' has no integer handle: %s", v)
 }
 
 func quoteList(ts []string) string {
@@ -416,9 +440,9 @@ func (k *Checker) lowerability(res *Result, c *ir.Collective, red *reducer, oper
 			o.NotLowerable = fmt.Sprintf("operand %d is %s: arc's custom call would drop its encoding", i, t.text)
 		case !t.static():
 			o.NotLowerable = fmt.Sprintf("operand %d has a dynamic shape (%s)", i, t.text)
-		case t.elem != E:
+		case compact(t.elem) != compact(E):
 			o.NotLowerable = fmt.Sprintf("operand %d is %s but the reducer computes in %s (promotion): arc's kernels sum in the operand's type", i, t.elem, E)
-		case results[i].text != t.text:
+		case results[i].key != t.key:
 			o.NotLowerable = fmt.Sprintf("result %d is %s, not the operand's %s", i, results[i].text, t.text)
 		}
 		res.Operands = append(res.Operands, o)

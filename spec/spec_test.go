@@ -138,14 +138,14 @@ func cases() []tcase {
       %s = stablehlo.add %lhs, %rhs : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op expects regions to end with 'stablehlo.return', found 'stablehlo.add'"})
 	add("first argument of another type", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: tensor<f16>, %rhs: {E}):
       %s = stablehlo.add %lhs, %rhs : {E}
-      stablehlo.return %s : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op The type of reduction-region's parameter at index 0 is different than the corresponding result type: tensor<f16> vs tensor<f32>"})
+      stablehlo.return %s : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op The type of reduction-region's parameter at index 0 is different than the corresponding result type: 'tensor<f16>' vs 'tensor<f32>'"})
 	add("second argument bf16", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: tensor<bf16>):
       %s = stablehlo.add %lhs, %rhs : {E}
-      stablehlo.return %s : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op computation must have type (tensor<E>, tensor<E>) -> tensor<E> (all_reduce_c5), but its second argument is tensor<bf16>"})
-	add("rank-1 reducer", prog{mod: r4, attrs: all4, red: "1xf32"}, want{err: "3:5: 'stablehlo.all_reduce' op The shape of reduction-region's result type at index 0 differs from the op's corresponding init-value type: tensor<1xf32> vs tensor<f32>"})
-	add("i32 reducer over i64", prog{mod: r4, attrs: all4, in: "tensor<8xi64>", out: "tensor<8xi32>", red: "i32"}, want{err: "3:5: 'stablehlo.all_reduce' op The element-type of reduction-region's result type at index 0 is expected to be promotable from the op's corresponding init-value element-type: tensor<i32> vs tensor<i64>"})
+      stablehlo.return %s : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op computation must have type (tensor<E>, tensor<E>) -> tensor<E> (all_reduce_c5), but its second argument is 'tensor<bf16>'"})
+	add("rank-1 reducer", prog{mod: r4, attrs: all4, red: "1xf32"}, want{err: "3:5: 'stablehlo.all_reduce' op The shape of reduction-region's result type at index 0 differs from the op's corresponding init-value type: 'tensor<1xf32>' vs 'tensor<f32>'"})
+	add("i32 reducer over i64", prog{mod: r4, attrs: all4, in: "tensor<8xi64>", out: "tensor<8xi32>", red: "i32"}, want{err: "3:5: 'stablehlo.all_reduce' op The element-type of reduction-region's result type at index 0 is expected to be promotable from the op's corresponding init-value element-type: 'tensor<i32>' vs 'tensor<i64>'"})
 	add("f32 reducer over i32", prog{mod: r4, attrs: all4, in: "tensor<8xi32>", out: "tensor<8xf32>"}, want{err: "op The element-type of reduction-region's result type at index 0 is expected to be promotable"})
-	add("f16 reducer over f32", prog{mod: r4, attrs: all4, out: "tensor<1024xf16>", red: "f16"}, want{err: "3:5: 'stablehlo.all_reduce' op element type f32 is not promotable to the computation's f16: it is narrower (all_reduce_c5)"})
+	add("f16 reducer over f32", prog{mod: r4, attrs: all4, out: "tensor<1024xf16>", red: "f16"}, want{err: "3:5: 'stablehlo.all_reduce' op element type 'f32' is not promotable to the computation's 'f16': it is narrower (all_reduce_c5)"})
 
 	// Promotion: valid, not arc's.
 	add("f32 reducer over f16", prog{mod: r4, attrs: all4, in: "tensor<1024xf16>", out: "tensor<1024xf32>"}, want{reason: "operand 0 is f16 but the reducer computes in f32 (promotion)"})
@@ -159,7 +159,7 @@ func cases() []tcase {
 	add("result of another shape", prog{mod: r4, attrs: all4, out: "tensor<512xf32>"}, want{err: "3:5: 'stablehlo.all_reduce' op inferred type(s) 'tensor<1024xf32>' are incompatible with return type(s) of operation 'tensor<512xf32>'"})
 	add("bounded dynamic", prog{mod: r4, attrs: all4, in: "tensor<?xf32, #stablehlo.bounds<1024>>"}, want{reason: "arc's custom call would drop its encoding"})
 	raw("encoding", "#enc = #sparse_tensor.encoding<{map = (d0) -> (d0 : compressed)}>\n"+prog{mod: r4, attrs: all4, in: "tensor<1024xf32, #enc>"}.text(),
-		want{reason: "operand 0 is tensor<1024xf32,#enc>: arc's custom call would drop its encoding"})
+		want{reason: "operand 0 is tensor<1024xf32, #enc>: arc's custom call would drop its encoding"})
 	add("complex sum", prog{mod: r4, attrs: all4, in: "tensor<8xcomplex<f32>>", red: "complex<f32>"}, want{groups: "[[0 1 2 3]]"})
 	add("unranked", prog{mod: r4, attrs: all4, in: "tensor<*xf32>"}, want{err: "3:5: 'stablehlo.all_reduce' op operand #0 must be variadic of ranked tensor"})
 
@@ -213,12 +213,17 @@ func cases() []tcase {
 	add("flattened ids, not a multiple of the partitions", prog{mod: "mhlo.num_partitions = 2 : i32", attrs: rg("[[0, 1, 2]]") + gl}, want{err: "op replica groups name 3 flattened ids, which is not a multiple of num_partitions = 2"})
 	add("global ids without a channel", prog{mod: r4, attrs: all4 + ", use_global_device_ids"}, want{err: "3:5: 'stablehlo.all_reduce' op channel_id must be positive when useGlobalDeviceIds is set but got: 0"})
 	add("global ids with channel 0", prog{mod: r4, attrs: all4 + ", channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>, use_global_device_ids"}, want{err: "channel_id must be positive when useGlobalDeviceIds is set but got: 0"})
+	add("global ids with channel -1", prog{mod: r4, attrs: all4 + ", channel_handle = #stablehlo.channel_handle<handle = -1, type = 0>, use_global_device_ids"}, want{err: "channel_id must be positive when useGlobalDeviceIds is set but got: -1"})
 	add("global ids = true", prog{mod: r4, attrs: all4 + ", " + ch + ", use_global_device_ids = true"}, want{err: "op attribute 'use_global_device_ids' failed to satisfy constraint: unit attribute"})
 
 	// Device assignments.
 	addDA("permuted replicas", "3;2;1;0", prog{mod: r4, attrs: rg("[[0, 1], [2, 3]]")}, want{groups: "[[3 2] [1 0]]"})
 	addDA("assignment gives the grid", "4,5;6,7", prog{attrs: rg("[[0, 1]]")}, want{groups: "[[4 6] [5 7]]"})
 	addDA("assignment of another grid", "0;1;2;3", prog{mod: "stablehlo.num_replicas = 2", attrs: rg("[[0, 1]]")}, want{err: "1:1: the module runs on num_replicas = 2, num_partitions = 1, but the device assignment is 4 replica(s) by 1 partition(s)"})
+
+	addDA("assignment's grid against the groups", "0;1;2;3", prog{attrs: rg("[[0, 1]]")}, want{err: "op replica groups should contain 4 replicas in cross_replica mode (num_replicas = 4, from the device assignment), but found 2"})
+	addDA("flattened ids on a permuted 2x2 mesh", "3,1;0,2", prog{mod: grid(2, 2), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{mode: FlattenedIDs, groups: "[[3 1] [0 2]]"})
+	addDA("flattened subset groups on 8 permuted devices", "7,3,5,1,6,2,4,0", prog{mod: grid(1, 8), attrs: rg("[[0, 1], [2, 3], [4, 5], [6, 7]]") + gl}, want{groups: "[[7 3] [5 1] [6 2] [4 0]]"})
 
 	// Huge worlds: errors or reasons, never their expansion.
 	add("2e9 replicas, two named", prog{mod: "stablehlo.num_replicas = 2000000000", attrs: rg("[[0, 1]]")}, want{err: "op replica groups should contain 2000000000 replicas"})
@@ -359,6 +364,17 @@ func cases() []tcase {
 	raw("mesh smaller than the grid", meshMod(grid(1, 16), "tp"), want{err: "4:5: 'stablehlo.all_reduce' op replica groups should contain 16 flattened ids"})
 	raw("mesh with device ids", strings.Replace(meshMod(grid(1, 8), "tp"), `"tp"=4]>`, `"tp"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>`, 1),
 		want{groups: "[[7 6 5 4] [3 2 1 0]]"})
+
+	// Quantized values and MHLO.
+	q8, q16 := "!quant.uniform<i8:f32, 2.000000e+00:15>", "!quant.uniform<i16:f32, 2.000000e+00:15>"
+	add("quantized sum", prog{mod: r4, attrs: all4, in: "tensor<8x" + q8 + ">", red: q8}, want{groups: "[[0 1 2 3]]"})
+	add("quantized promotion", prog{mod: r4, attrs: all4, in: "tensor<8x" + q8 + ">", out: "tensor<8x" + q16 + ">", red: q16}, want{reason: "(promotion)"})
+	add("quantized of another expressed type", prog{mod: r4, attrs: all4, in: "tensor<8x" + q8 + ">", out: "tensor<8x!quant.uniform<i32:f64, 2.000000e+00:15>>", red: "!quant.uniform<i32:f64, 2.000000e+00:15>"},
+		want{err: "op The element-type of reduction-region's result type at index 0 is expected to be promotable from the op's corresponding init-value element-type: 'tensor<!quant.uniform<i32:f64, 2.000000e+00:15>>' vs 'tensor<!quant.uniform<i8:f32, 2.000000e+00:15>>'"})
+	raw("mhlo", strings.NewReplacer(`"stablehlo.all_reduce"`, `"mhlo.all_reduce"`, "stablehlo.add", "mhlo.add", "stablehlo.return", "mhlo.return").Replace(prog{mod: r4, attrs: all4}.text()),
+		want{groups: "[[0 1 2 3]]"})
+	raw("mhlo, ids out of range", strings.NewReplacer(`"stablehlo.all_reduce"`, `"mhlo.all_reduce"`, "stablehlo.add", "mhlo.add", "stablehlo.return", "mhlo.return").Replace(prog{mod: "mhlo.num_replicas = 2 : i32", attrs: all4}.text()),
+		want{err: "3:5: 'mhlo.all_reduce' op replica id #2 is out of range"})
 
 	// What arc wrote itself.
 	add("marked by arc", prog{mod: r4, attrs: all4 + `, arc.lowering = "ring"`}, want{reason: "already lowered by arc"})

@@ -11,7 +11,8 @@ import (
 
 // tensorType is a ranked tensor type as written: tensor<4x?xf32, #enc>.
 type tensorType struct {
-	text  string  // as written, blanks removed
+	text  string  // as written
+	key   string  // the same without blanks, to compare spellings
 	shape []int64 // -1 for a dynamic dimension
 	elem  string
 	enc   string // the encoding after the comma, or ""
@@ -20,42 +21,47 @@ type tensorType struct {
 // parseTensor reads a ranked tensor type. Unranked tensors and other types
 // are errors: every operand and result of all_reduce is a ranked tensor.
 func parseTensor(s string) (tensorType, error) {
-	s = compact(stripLoc(s))
-	if !strings.HasPrefix(s, "tensor<") || closing(s, len("tensor")) != len(s)-1 {
-		return tensorType{}, fmt.Errorf("%s is not a ranked tensor type", s)
+	text := stripLoc(s)
+	if !strings.HasPrefix(text, "tensor<") || closing(text, len("tensor")) != len(text)-1 {
+		return tensorType{}, fmt.Errorf("%s is not a ranked tensor type", text)
 	}
-	t := tensorType{text: s}
-	inner := s[len("tensor<") : len(s)-1]
+	t := tensorType{text: text, key: compact(text)}
+	inner := strings.TrimSpace(text[len("tensor<") : len(text)-1])
 	if parts := splitTop(inner, ','); len(parts) == 2 {
 		inner, t.enc = parts[0], parts[1]
 	} else if len(parts) != 1 {
-		return tensorType{}, fmt.Errorf("%s is not a ranked tensor type", s)
+		return tensorType{}, fmt.Errorf("%s is not a ranked tensor type", text)
 	}
 	if strings.HasPrefix(inner, "*") {
-		return tensorType{}, fmt.Errorf("%s is not a ranked tensor type", s)
+		return tensorType{}, fmt.Errorf("%s is not a ranked tensor type", text)
 	}
 	for {
+		inner = strings.TrimSpace(inner)
 		i := 0
 		for i < len(inner) && ('0' <= inner[i] && inner[i] <= '9' || inner[i] == '?') {
 			i++
 		}
-		if i == 0 || i >= len(inner) || inner[i] != 'x' {
+		j := i
+		for j < len(inner) && (inner[j] == ' ' || inner[j] == '\t') {
+			j++
+		}
+		if i == 0 || j >= len(inner) || inner[j] != 'x' {
 			break
 		}
 		d := int64(-1)
 		if inner[:i] != "?" {
 			n, err := strconv.ParseInt(inner[:i], 10, 64)
 			if err != nil {
-				return tensorType{}, fmt.Errorf("%s: bad dimension %q", s, inner[:i])
+				return tensorType{}, fmt.Errorf("%s: bad dimension %q", text, inner[:i])
 			}
 			d = n
 		}
 		t.shape = append(t.shape, d)
-		inner = inner[i+1:]
+		inner = inner[j+1:]
 	}
 	t.elem = inner
-	if class, _ := elemClass(t.elem); class == "" {
-		return tensorType{}, fmt.Errorf("%s: unknown element type %q", s, t.elem)
+	if class, _ := elemClass(compact(t.elem)); class == "" {
+		return tensorType{}, fmt.Errorf("%s: unknown element type %q", text, t.elem)
 	}
 	return t, nil
 }
@@ -83,7 +89,7 @@ func (t tensorType) withElem(elem string) string {
 	}
 	b.WriteString(elem)
 	if t.enc != "" {
-		b.WriteString("," + t.enc)
+		b.WriteString(", " + t.enc)
 	}
 	b.WriteString(">")
 	return b.String()
@@ -107,7 +113,7 @@ func (t tensorType) bytes() int64 {
 // compatible is MLIR's shape compatibility (same rank, each pair of
 // dimensions equal or one of them dynamic) with equal element types.
 func compatible(a, b tensorType) bool {
-	if len(a.shape) != len(b.shape) || a.elem != b.elem {
+	if len(a.shape) != len(b.shape) || compact(a.elem) != compact(b.elem) {
 		return false
 	}
 	for i := range a.shape {
@@ -197,6 +203,7 @@ func quantParts(e string) (storage, expressed string, ok bool) {
 // type no narrower). The specification leaves booleans out of its bit-width
 // rule; MLIR's verifier treats i1 as the 1-bit integer it is, and so does arc.
 func promotable(x, y string) bool {
+	x, y = compact(x), compact(y)
 	cx, wx := elemClass(x)
 	cy, wy := elemClass(y)
 	if cx == "bool" {
