@@ -2,9 +2,11 @@ package spec
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -231,6 +233,131 @@ func TestGeneratedFixtures(t *testing.T) {
 		}
 		if n < len(tc.want) {
 			t.Errorf("%s: %d all-reduces, want %d", tc.file, n, len(tc.want))
+		}
+	}
+}
+
+// TestModesAgainstXLA compares Check's groups with XLA's per-device view
+// (GetParticipatingDevices in xla/service/collective_ops_utils.cc: a device
+// finds its replica, partition or flattened id in the groups, then takes the
+// devices of the ids it is grouped with), over random grids, groups and
+// device assignments. Each device must see the same set of peers.
+func TestModesAgainstXLA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for iter := 0; iter < 400; iter++ {
+		R, P := 1+rng.IntN(4), 1+rng.IntN(3)
+		mode := []Mode{CrossReplica, CrossReplicaAndPartition, FlattenedIDs}[rng.IntN(3)]
+		space := R
+		attrs := ""
+		switch mode {
+		case CrossReplicaAndPartition:
+			attrs = ", " + ch
+		case FlattenedIDs:
+			space, attrs = R*P, ", "+ch+", use_global_device_ids"
+		}
+		// Split a shuffled 0..space-1 into groups, padded with -1.
+		ids := rng.Perm(space)
+		var groups [][]int
+		for len(ids) > 0 {
+			n := 1 + rng.IntN(len(ids))
+			groups = append(groups, ids[:n])
+			ids = ids[n:]
+		}
+		width := 0
+		for _, g := range groups {
+			width = max(width, len(g))
+		}
+		var rows []string
+		for _, g := range groups {
+			row := make([]string, width)
+			for i := range row {
+				row[i] = "-1"
+				if i < len(g) {
+					row[i] = fmt.Sprint(g[i])
+				}
+			}
+			rows = append(rows, "["+strings.Join(row, ", ")+"]")
+		}
+		lit := fmt.Sprintf("replica_groups = dense<[%s]> : tensor<%dx%dxi64>", strings.Join(rows, ", "), len(groups), width)
+		var da DeviceAssignment
+		if rng.IntN(2) == 0 {
+			perm := rng.Perm(R * P)
+			for r := 0; r < R; r++ {
+				row := make([]int64, P)
+				for p := range row {
+					row[p] = int64(perm[r*P+p])
+				}
+				da = append(da, row)
+			}
+		}
+		dev := func(r, p int) int64 {
+			if da != nil {
+				return da[r][p]
+			}
+			return int64(p*R + r)
+		}
+		groupOf := func(id int) []int {
+			for _, g := range groups {
+				if slices.Contains(g, id) {
+					return g
+				}
+			}
+			t.Fatalf("id %d in no group", id)
+			return nil
+		}
+		// XLA's view, device by device.
+		want := map[int64][]int64{}
+		for r := 0; r < R; r++ {
+			for p := 0; p < P; p++ {
+				var peers []int64
+				switch mode {
+				case CrossReplica:
+					for _, r2 := range groupOf(r) {
+						peers = append(peers, dev(r2, p))
+					}
+				case CrossReplicaAndPartition:
+					for _, r2 := range groupOf(r) {
+						for p2 := 0; p2 < P; p2++ {
+							peers = append(peers, dev(r2, p2))
+						}
+					}
+				case FlattenedIDs:
+					for _, f := range groupOf(r*P + p) {
+						peers = append(peers, dev(f/P, f%P))
+					}
+				}
+				slices.Sort(peers)
+				want[dev(r, p)] = peers
+			}
+		}
+		src := prog{mod: grid(R, P), attrs: lit + attrs, in: "tensor<16xf32>"}.text()
+		m, err := ir.ParseString("t.mlir", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := m.Collectives()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Check(m, cs[0], da)
+		if err != nil {
+			t.Fatalf("%s\n%v", src, err)
+		}
+		if res.Mode != mode {
+			t.Fatalf("mode %v, want %v", res.Mode, mode)
+		}
+		got := map[int64][]int64{}
+		for _, g := range res.Groups {
+			peers := slices.Sorted(slices.Values(g))
+			for _, d := range g {
+				if _, dup := got[d]; dup {
+					t.Fatalf("device %d in two groups: %v", d, res.Groups)
+				}
+				got[d] = peers
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s mode, %dx%d, groups %v, assignment %v:\n  got  %v\n  want %v", mode, R, P, groups, da, got, want)
 		}
 	}
 }

@@ -460,3 +460,22 @@ func (r *Result) Bytes() int64 {
 	}
 	return n
 }
+
+// FlattenedIDs are the process groups as flattened ids, replica *
+// num_partitions + partition, in the order of Processes: the groups to write
+// when rewriting the op in flattened_ids mode (channel_handle and
+// use_global_device_ids), which names the same processes whatever its mode
+// was. Nil when the groups were not expanded.
+func (r *Result) FlattenedIDs() [][]int64 {
+	if r.Processes == nil {
+		return nil
+	}
+	out := make([][]int64, len(r.Processes))
+	for i, pg := range r.Processes {
+		out[i] = make([]int64, len(pg))
+		for j, p := range pg {
+			out[i][j] = p.Replica*r.Partitions + p.Partition
+		}
+	}
+	return out
+}

@@ -75,6 +75,7 @@ type want struct {
 	operand int
 	mode    Mode
 	groups  string // fmt %v of Result.Groups; checked when not ""
+	flat    string // fmt %v of Result.FlattenedIDs(); checked when not ""
 	which   int    // the all-reduce the expectation is about
 	one     bool   // lowerable: only operand, not every operand
 }
@@ -190,7 +191,7 @@ func cases() []tcase {
 
 	// cross_replica: each group runs in every partition.
 	add("cross_replica, 1 partition", prog{mod: grid(4, 1), attrs: rg("[[0, 1], [2, 3]]")}, want{mode: CrossReplica, groups: "[[0 1] [2 3]]"})
-	add("cross_replica, 2 partitions", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]")}, want{mode: CrossReplica, groups: "[[0 1] [2 3]]"})
+	add("cross_replica, 2 partitions", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]")}, want{mode: CrossReplica, groups: "[[0 1] [2 3]]", flat: "[[0 2] [1 3]]"})
 	addDA("cross_replica, 2 partitions, replica-major devices", "0,1;2,3", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]")}, want{mode: CrossReplica, groups: "[[0 2] [1 3]]"})
 	add("cross_replica, 4 by 2", prog{mod: grid(4, 2), attrs: rg("[[0, 1], [2, 3]]")}, want{groups: "[[0 1] [4 5] [2 3] [6 7]]"})
 	add("channel 0 is cross_replica", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]") + ", channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>"}, want{mode: CrossReplica, groups: "[[0 1] [2 3]]"})
@@ -198,7 +199,7 @@ func cases() []tcase {
 
 	// cross_replica_and_partition: each group takes its replicas in every partition.
 	add("cross_replica_and_partition, 1 partition", prog{mod: grid(2, 1), attrs: rg("[[0], [1]]") + ", " + ch}, want{mode: CrossReplicaAndPartition, groups: "[[0] [1]]"})
-	add("cross_replica_and_partition, 2 partitions", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]") + ", " + ch}, want{mode: CrossReplicaAndPartition, groups: "[[0 1 2 3]]"})
+	add("cross_replica_and_partition, 2 partitions", prog{mod: grid(2, 2), attrs: rg("[[0, 1]]") + ", " + ch}, want{mode: CrossReplicaAndPartition, groups: "[[0 1 2 3]]", flat: "[[0 2 1 3]]"})
 	add("cross_replica_and_partition, 1 replica", prog{mod: grid(1, 4), attrs: rg("[[0]]") + ", " + ch}, want{mode: CrossReplicaAndPartition, groups: "[[0 1 2 3]]"})
 	add("cross_replica_and_partition, 4 by 2", prog{mod: grid(4, 2), attrs: rg("[[0, 1], [2, 3]]") + ", " + ch}, want{groups: "[[0 1 4 5] [2 3 6 7]]"})
 	add("cross_replica_and_partition, too many ids", prog{mod: grid(2, 2), attrs: all4 + ", " + ch}, want{err: "op replica id #2 is out of range: cross_replica_and_partition mode numbers replicas 0 to 1 (num_replicas = 2)"})
@@ -206,7 +207,8 @@ func cases() []tcase {
 	// flattened_ids: replica_id * num_partitions + partition_id.
 	gl := ", " + ch + ", use_global_device_ids"
 	add("flattened ids, 1 replica", prog{mod: grid(1, 4), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{mode: FlattenedIDs, groups: "[[0 1] [2 3]]"})
-	add("flattened ids, 2 by 2", prog{mod: grid(2, 2), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{mode: FlattenedIDs, groups: "[[0 2] [1 3]]"})
+	add("flattened ids, 2 by 2", prog{mod: grid(2, 2), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{mode: FlattenedIDs, groups: "[[0 2] [1 3]]", flat: "[[0 1] [2 3]]"})
+	add("flattened ids, 1 partition", prog{mod: grid(4, 1), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{mode: FlattenedIDs, groups: "[[0 1] [2 3]]", flat: "[[0 1] [2 3]]"})
 	addDA("flattened ids, permuted devices", "3,2,1,0", prog{mod: grid(1, 4), attrs: rg("[[0, 1], [2, 3]]") + gl}, want{groups: "[[3 2] [1 0]]"})
 	add("flattened ids not covering", prog{mod: grid(1, 8), attrs: all4 + gl}, want{err: "op replica groups should contain 8 flattened ids in flattened_ids mode (num_replicas x num_partitions = 1 x 8), but found 4"})
 	add("flattened ids, no num_replicas", prog{mod: "mhlo.num_partitions = 2 : i32", attrs: rg("[[0, 1, 2, 3, 4, 5]]") + gl}, want{groups: "[[0 3 1 4 2 5]]"})
@@ -430,6 +432,11 @@ func TestCheck(t *testing.T) {
 			if w.groups != "" {
 				if got := fmt.Sprint(res.Groups); got != w.groups {
 					t.Errorf("groups %s, want %s", got, w.groups)
+				}
+			}
+			if w.flat != "" {
+				if got := fmt.Sprint(res.FlattenedIDs()); got != w.flat {
+					t.Errorf("flattened ids %s, want %s", got, w.flat)
 				}
 			}
 			checkConsistent(t, res)
