@@ -65,7 +65,7 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := ir.Parse(name, src)
+	m, err := ir.ParseModule(name, src)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,6 +19,11 @@ func FuzzParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		if _, err := ParseModule("fuzz.mlir", src); err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("ParseModule: error of type %T: %v", err, err)
+			}
+		}
 		m, err := Parse("fuzz.mlir", src)
 		if err != nil {
 			if _, ok := err.(*Error); !ok {

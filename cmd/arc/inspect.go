@@ -26,7 +26,7 @@ func runInspect(args []string, io stdio) int {
 	if !ok {
 		return code
 	}
-	m, err := ir.Parse(name, src)
+	m, err := ir.ParseModule(name, src)
 	if err != nil {
 		fmt.Fprintf(io.err, "arc: %v\n", err)
 		return exitInput

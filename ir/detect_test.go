@@ -1,0 +1,108 @@
+package ir
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+const hloText = `HloModule jit_f, entry_computation_layout={(f32[8]{0})->f32[8]{0}}, num_partitions=2
+
+region_0.1 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT add = f32[] add(a, b)
+}
+
+ENTRY main.5 {
+  x = f32[8]{0} parameter(0)
+  ROOT all-reduce = f32[8]{0} all-reduce(x), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=region_0.1
+}
+`
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want Format
+	}{
+		{hloText, FormatHLO},
+		{"\n\n  HloModule m\n", FormatHLO},
+		{"HloModule", FormatHLO},
+		{"HloModulex", FormatText},
+		{BytecodeMagic + "\x01\x09MLIR19.0.0\x00", FormatBytecode},
+		{"\x89PNG\r\n\x1a\n", FormatBinary},
+		{"\x1f\x8b\x08\x00", FormatBinary},
+		{"\n\x05jit_f\x12", FormatBinary}, // a protocol buffer: field 1, 5 bytes
+		{"module {\n}\x00", FormatBinary},
+		{"\xff\xfe", FormatBinary},
+		{"module @m {\n}\n", FormatText},
+		{"// é\nmodule {\n}\n", FormatText},
+		{"é", FormatText},
+		{bom + "module {\n}\n", FormatText},
+		{bom + "HloModule m\n", FormatHLO},
+		{"", FormatText},
+	} {
+		if got := Detect([]byte(tc.src)); got != tc.want {
+			t.Errorf("Detect(%.20q) = %d, want %d", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestParseModuleRefuses: what is not a StableHLO module is refused at its
+// first line with what it is; HLO text and bytecode with the hint.
+func TestParseModuleRefuses(t *testing.T) {
+	const hint = "arc reads StableHLO as MLIR text: get it from JAX with jax.jit(f).lower(*args).as_text() (XLA_FLAGS=--xla_dump_to dumps HLO, not StableHLO)"
+	for _, tc := range []struct{ name, src, want string }{
+		{"HLO text", hloText, "1:1: this is XLA HLO text (HloModule ...), not StableHLO: " + hint},
+		{"bytecode", BytecodeMagic + "\x01\x09MLIR19.0.0\x00\x01\x02", "1:1: this is MLIR bytecode, not text: " + hint},
+		{"binary", "\x89PNG\r\n\x1a\n\x00\x00", "1:1: not an MLIR module: the file holds binary data, not text"},
+		{"byte order mark", bom + "module {\n}\n", "1:1: not an MLIR module: the file starts with a byte order mark (U+FEFF), which MLIR does not accept"},
+		{"empty", "", "1:1: not an MLIR module: the file is empty"},
+		{"blank", "\n  \r\n\t", "1:1: not an MLIR module: the file is empty"},
+		{"comments only", "// RUN: nothing\n// CHECK: nothing\n", "1:1: not an MLIR module: the file is empty"},
+		{"words", "hello world\n", `1:1: not an MLIR module: it starts with "hello world", where MLIR expects an operation (module, func.func, ...)`},
+		{"JSON", `{"lowerings": {"oneshot": 1}}`, `1:1: not an MLIR module: it starts with "{\"lowerings\": {\"oneshot\": 1}}", where MLIR expects an operation (module, func.func, ...)`},
+		{"JSON array", "\n[1, 2]", `2:1: not an MLIR module: it starts with "[1, 2]", where MLIR expects an operation (module, func.func, ...)`},
+		{"number", "42", `1:1: not an MLIR module: it starts with "42", where MLIR expects an operation (module, func.func, ...)`},
+		{"a long first line", strings.Repeat("x", 100), `1:1: not an MLIR module: it starts with "` + strings.Repeat("x", 40) + `...", where MLIR expects an operation (module, func.func, ...)`},
+		{"aliases only", "#loc = loc(unknown)\n", "1:1: not an MLIR module: the file holds no operation"},
+		{"an undotted op after the first", "module {\n}\nreturn\n", `3:1: not an MLIR module: "return" is no operation at the top level of a module (module, func.func, ...)`},
+		{"words after a module", "module {\n}\nhello world\n", `3:1: not an MLIR module: "hello world" after the module's body`},
+		{"words after a module's location", "module {\n} loc(#l) // c\n  hello world\n", `3:3: not an MLIR module: "hello world" after the module's body`},
+		{"truncated", "module {\n  func.func @f() {\n", "2:18: region is not closed"},
+		{"unclosed string", "module attributes {a = \"x} {\n}\n", "1:24: string is not closed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := ParseModule("in.mlir", []byte(tc.src))
+			var e *Error
+			if !errors.As(err, &e) || m != nil {
+				t.Fatalf("%v (%T), module %v: want an *ir.Error", err, err, m != nil)
+			}
+			if got := err.Error(); got != "in.mlir:"+tc.want {
+				t.Errorf("\n got %s\nwant in.mlir:%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseModuleAccepts(t *testing.T) {
+	for _, src := range []string{
+		"module {\n}\n",
+		"module @m attributes {mhlo.num_replicas = 2 : i32} {\n  func.func @main() {\n    return\n  }\n}\n",
+		"// RUN: stablehlo-opt %s\nfunc.func @main(%x: tensor<f32>) -> tensor<f32> {\n  return %x : tensor<f32>\n}\n",
+		"#loc = loc(unknown)\nbuiltin.module {\n} loc(#loc)\n",
+		"\"builtin.module\"() ({\n}) : () -> ()\n",
+		"\"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n  \"func.return\"() : () -> ()\n}) : () -> ()\n",
+		"module {\r\n}\r\n",
+		"// é and ü in a comment\nmodule {\n}\n",
+		strings.Repeat("// a long preamble of comments\n", 100) + "module {\n}\n",
+		// Implicit modules of other ops: valid MLIR, round-tripped as they are.
+		"sdy.mesh @m = <[\"x\"=2]>\n",
+		"gpu.module @kernels {\n}\n",
+		`"x.y"() : () -> ()`,
+	} {
+		if _, err := ParseModule("ok.mlir", []byte(src)); err != nil {
+			t.Errorf("%.40q: %v", src, err)
+		}
+	}
+}
