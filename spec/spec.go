@@ -479,3 +479,20 @@ func (r *Result) FlattenedIDs() [][]int64 {
 	}
 	return out
 }
+
+// CheckAll checks every collective of cs (as Module.Collectives lists them)
+// with one Checker, so that all of them are read in one grid; results[i] is
+// cs[i]'s. It stops at the first error.
+func CheckAll(m *ir.Module, cs []*ir.Collective, da DeviceAssignment) ([]Result, error) {
+	k, err := New(m, da)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, len(cs))
+	for i, c := range cs {
+		if out[i], err = k.Check(c); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

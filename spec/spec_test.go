@@ -3,6 +3,8 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -580,4 +582,43 @@ func FuzzCheck(f *testing.F) {
 			checkConsistent(t, res)
 		}
 	})
+}
+
+// specOnly marks the errors that the specification (or XLA) gives and MLIR's
+// verifier does not: it cannot see the grid, and it is laxer with floats.
+var specOnly = []string{"(all_reduce_c3)", "should contain", "name no ", "process grid", "device assignment", "(all_reduce_c5)", "not a multiple"}
+
+// TestDumpCases writes the table's modules and the verdict MLIR's verifier
+// must give each into $ARC_SPEC_DUMP, for testdata/verify_cases.py.
+func TestDumpCases(t *testing.T) {
+	dir := os.Getenv("ARC_SPEC_DUMP")
+	if dir == "" {
+		t.Skip("ARC_SPEC_DUMP is not set")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var tsv strings.Builder
+	for i, tc := range cases() {
+		if tc.da != "" {
+			continue // a device assignment is no part of the module
+		}
+		verdict, msg := "accept", ""
+		if e := tc.want.err; e != "" {
+			verdict, msg = "reject", e
+			for _, s := range specOnly {
+				if strings.Contains(e, s) {
+					verdict = "accept"
+				}
+			}
+		}
+		name := fmt.Sprintf("case%03d", i)
+		if err := os.WriteFile(filepath.Join(dir, name+".mlir"), []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&tsv, "%s\t%s\t%s\t%s\n", name, verdict, tc.name, msg)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cases.tsv"), []byte(tsv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
