@@ -1,0 +1,54 @@
+// Package abi holds the facts arc's compiler and its runtime share: the
+// names and C API numbers of the codecs, algorithms, links and element
+// types, the world sizes the kernels run, and the runtime's buffer size.
+// This is their one source: the Go packages read them from here, and
+// abi_test.go checks that the C and CUDA sides (gpu/arc_gpu.h, the handler's
+// name tables in gpu/arc_ffi.cc) say the same.
+package abi
+
+import "slices"
+
+// Codecs are the codec names in the order of the C enum arc_codec:
+// Codecs[i] is ARC_CODEC_<upper(name)> = i. "none" is one-shot's: no codec.
+var Codecs = []string{"none", "fp", "int8", "int6", "int4", "int4r", "fp8"}
+
+// Algos are the kernel algorithms in the order of the C enum arc_algo.
+var Algos = []string{"oneshot", "twoshot", "hier"}
+
+// Links are how ranks reach each other's buffers, in the order of arc_link:
+// peer (device memory through peer access) or host (pinned host memory).
+var Links = []string{"peer", "host"}
+
+// DTypes are the element types the kernels take, in the order of arc_dtype.
+var DTypes = []string{"f16", "bf16", "f32"}
+
+// Quantized lists the codecs that change values beyond the order of the
+// additions: what --quant may name.
+var Quantized = []string{"fp8", "int8", "int6", "int4", "int4r"}
+
+// TwoShotWorlds are the group sizes the two-shot and hierarchical kernels
+// run; OneShotWorlds those of the one-shot kernel.
+var (
+	TwoShotWorlds = []int{2, 4, 8}
+	OneShotWorlds = []int{2, 4, 6, 8}
+)
+
+// DefaultMaxBytes is the largest all-reduce operand a communicator takes
+// by default (arc_comm_create with max_bytes 0): the compiler keeps larger
+// ones native, since every run would fail.
+const DefaultMaxBytes = 256 << 20
+
+// AlignBytes: the kernels move whole 16-byte atoms.
+const AlignBytes = 16
+
+// Codec returns a codec's C API number, or -1.
+func Codec(name string) int { return slices.Index(Codecs, name) }
+
+// Algo returns an algorithm's C API number, or -1.
+func Algo(name string) int { return slices.Index(Algos, name) }
+
+// Link returns a link's C API number, or -1.
+func Link(name string) int { return slices.Index(Links, name) }
+
+// DType returns an element type's C API number, or -1.
+func DType(name string) int { return slices.Index(DTypes, name) }

@@ -1,0 +1,76 @@
+package abi
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// enumValues reads "NAME = N" entries of the C header that start with prefix.
+func enumValues(src, prefix string) map[string]int {
+	out := map[string]int{}
+	for _, m := range regexp.MustCompile(`\b(`+prefix+`[A-Z0-9_]+)\s*=\s*(\d+)`).FindAllStringSubmatch(src, -1) {
+		n, _ := strconv.Atoi(m[2])
+		out[m[1]] = n
+	}
+	return out
+}
+
+// TestCHeaderAgrees checks the enums of gpu/arc_gpu.h against this package.
+func TestCHeaderAgrees(t *testing.T) {
+	h := read(t, "../gpu/arc_gpu.h")
+	for _, c := range []struct {
+		prefix string
+		names  []string
+		cname  func(string) string
+	}{
+		{"ARC_CODEC_", Codecs, func(n string) string { return "ARC_CODEC_" + strings.ToUpper(n) }},
+		{"ARC_LINK_", Links, func(n string) string { return "ARC_LINK_" + strings.ToUpper(n) }},
+		{"ARC_", Algos, func(n string) string { return "ARC_" + strings.ToUpper(n) }},
+		{"ARC_", DTypes, func(n string) string { return "ARC_" + strings.ToUpper(n) }},
+	} {
+		got := enumValues(h, c.prefix)
+		for i, n := range c.names {
+			if v, ok := got[c.cname(n)]; !ok || v != i {
+				t.Errorf("gpu/arc_gpu.h: %s = %d (found %v), want %d", c.cname(n), v, ok, i)
+			}
+		}
+	}
+	if !strings.Contains(h, fmt.Sprintf("the default, %d MiB", DefaultMaxBytes>>20)) {
+		t.Errorf("gpu/arc_gpu.h does not state the default max_bytes of %d MiB", DefaultMaxBytes>>20)
+	}
+}
+
+// TestHandlerNamesAgree checks the name tables the FFI handler reads the
+// custom call's attributes with (gpu/arc_ffi.cc).
+func TestHandlerNamesAgree(t *testing.T) {
+	src := read(t, "../gpu/arc_ffi.cc")
+	for table, want := range map[string][]string{"kAlgos": Algos, "kCodecs": Codecs, "kLinks": Links} {
+		m := regexp.MustCompile(table + `\[\]\s*=\s*\{([^}]*)\}`).FindStringSubmatch(src)
+		if m == nil {
+			t.Errorf("gpu/arc_ffi.cc has no table %s", table)
+			continue
+		}
+		var got []string
+		for _, s := range strings.Split(m[1], ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				got = append(got, strings.Trim(s, `"`))
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("gpu/arc_ffi.cc %s = %v, want %v", table, got, want)
+		}
+	}
+}
