@@ -1,0 +1,38 @@
+package ir
+
+import "strings"
+
+// Reading attribute values as the ir views print them ("[1, 2]", "\"s\"",
+// "2.5 : f64"). Passes that keep their state in discardable attributes
+// (arc.*) read them back with these.
+
+// SplitArray returns the top-level elements of an array attribute "[a, b]";
+// ok is false when v is not one. "[]" has no elements.
+func SplitArray(v string) (elems []string, ok bool) {
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "[") || matching(v, 0) != len(v)-1 {
+		return nil, false
+	}
+	return splitTop(v[1:len(v)-1], ','), true
+}
+
+// Unquote returns the contents of a string attribute, or s when it is not
+// quoted.
+func Unquote(s string) string { return unquote(s) }
+
+// StripType drops a trailing ": type" from a value ("2 : i64" -> "2").
+func StripType(s string) string { return stripType(strings.TrimSpace(s)) }
+
+// DenseInts reads a dense integer attribute of rank 1 or 2 as rows
+// ("dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>").
+func DenseInts(v string) ([][]int64, error) { return parseDenseInts(strings.TrimSpace(v)) }
+
+// SplitDict returns the entries of a dictionary attribute "{a = 1, b}";
+// ok is false when v is not one.
+func SplitDict(v string) (entries []Attr, ok bool) {
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "{") || matching(v, 0) != len(v)-1 {
+		return nil, false
+	}
+	return parseDict(v[1 : len(v)-1]), true
+}
