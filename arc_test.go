@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,7 +57,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func compile(t *testing.T, name string, src []byte, target string) ([]byte, *passes.Report) {
 	t.Helper()
-	out, rep, err := arc.Compile(name, src, arc.Options{Target: target, CastBF16: true})
+	out, rep, err := arc.Compile(name, src, arc.Options{Target: target})
 	if err != nil {
 		t.Fatalf("%s for %s: %v", name, target, err)
 	}
@@ -79,7 +78,7 @@ func TestTargetNoneIsTheIdentity(t *testing.T) {
 // compiles the result again: nothing may change.
 func TestLoweringIsIdempotent(t *testing.T) {
 	ins := inputs(t)
-	for _, target := range passes.TargetNames() {
+	for _, target := range arc.Targets() {
 		for _, path := range sortedKeys(ins) {
 			once, _ := compile(t, path, ins[path], target)
 			twice, _ := compile(t, path, once, target)
@@ -94,7 +93,7 @@ func TestLoweringIsIdempotent(t *testing.T) {
 // apart from the pipeline.
 func TestLoweredModulesVerify(t *testing.T) {
 	ins := inputs(t)
-	for _, target := range passes.TargetNames() {
+	for _, target := range arc.Targets() {
 		for _, path := range sortedKeys(ins) {
 			out, _ := compile(t, path, ins[path], target)
 			m, err := ir.Parse(path, out)
@@ -111,11 +110,12 @@ func TestLoweredModulesVerify(t *testing.T) {
 
 // TestInspectReadsTheDecisionsBack checks that the report of a lowered
 // module, read from the module alone (what arc inspect shows), holds the
-// decisions the compile reported. Split multi-operand ops list their
-// operands in a new order, so rows are compared as a set.
+// decisions the compile reported (read from the module select decided).
+// Split multi-operand ops list their operands in a new order, so rows are
+// compared as a set.
 func TestInspectReadsTheDecisionsBack(t *testing.T) {
 	ins := inputs(t)
-	for _, target := range passes.TargetNames() {
+	for _, target := range arc.Targets() {
 		if target == "none" {
 			continue
 		}
@@ -129,7 +129,7 @@ func TestInspectReadsTheDecisionsBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, got := decisions(recordedReasons(rep)), decisions(back)
+			want, got := decisions(rep), decisions(back)
 			if !slices.Equal(want, got) {
 				t.Errorf("%s for %s: inspect of the lowered module reads\n%s\nwant\n%s",
 					path, target, strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -138,29 +138,8 @@ func TestInspectReadsTheDecisionsBack(t *testing.T) {
 	}
 }
 
-// recordedReasons returns the report with each native row's reason as arc
-// records it on the op: one reason per op, the distinct reasons of its native
-// rows joined by "; ".
-func recordedReasons(r *passes.Report) *passes.Report {
-	joined := map[*ir.Collective][]string{}
-	for _, row := range r.Collectives {
-		if row.Lowering == "native" && !slices.Contains(joined[row.Collective], row.Reason) {
-			joined[row.Collective] = append(joined[row.Collective], row.Reason)
-		}
-	}
-	out := *r
-	out.Collectives = slices.Clone(r.Collectives)
-	for i, row := range out.Collectives {
-		if row.Lowering == "native" {
-			out.Collectives[i].Reason = strings.Join(joined[row.Collective], "; ")
-		}
-	}
-	return &out
-}
-
-// decisions lists each all-reduce row's decision as the module records it:
-// times rounded as arc writes them, the estimate of native rows left out
-// (arc records only why they stay).
+// decisions lists each all-reduce row's decision as the module records it,
+// times rounded as arc writes them.
 func decisions(r *passes.Report) []string {
 	var out []string
 	for _, row := range r.Collectives {
@@ -168,13 +147,7 @@ func decisions(r *passes.Report) []string {
 			continue
 		}
 		s := fmt.Sprintf("%s %v %d %s/%s/%s/%s cast=%v %q", row.DType, row.Shape, row.GroupSize, row.Lowering, row.Codec, row.Algo, row.Link, row.Cast, row.Reason)
-		if row.Lowering != "native" {
-			// The module keeps times to 0.01 us as arccall rounds them
-			// (math.Round(us*100)/100), which %.2f alone does not match
-			// at halves: 23.165 prints 23.17 there and 23.16 here.
-			cents := func(us float64) float64 { return math.Round(us*100) / 100 }
-			s += fmt.Sprintf(" est=%.2f native=%.2f", cents(row.EstUS), cents(row.NativeUS))
-		}
+		s += fmt.Sprintf(" est=%.2f native=%.2f", row.EstUS, row.NativeUS)
 		if row.Lowering == "ring" {
 			s += fmt.Sprintf(" ring=%v hops=%d", row.Ring, row.RingMaxHops)
 		}
@@ -188,7 +161,7 @@ func decisions(r *passes.Report) []string {
 // another group: every op keeps the same groups as sets.
 func TestTPUKeepsGroupMembers(t *testing.T) {
 	ins := inputs(t)
-	for _, target := range passes.TargetNames() {
+	for _, target := range arc.Targets() {
 		if !strings.HasPrefix(target, "tpu:") {
 			continue
 		}

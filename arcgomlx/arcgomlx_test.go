@@ -61,7 +61,7 @@ func TestPluginGetsArcsLowering(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "cuda:nvlink", CastBF16: true})
+	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "cuda:nvlink"})
 	if !strings.Contains(want, `call_target_name = "arc_allreduce"`) {
 		t.Fatalf("cuda:nvlink left the all-reduce native; the test needs a lowered program:\n%s", want)
 	}
@@ -111,7 +111,7 @@ func TestGomlxGraph(t *testing.T) {
 	if !strings.Contains(before, "stablehlo.all_reduce") {
 		t.Fatalf("gomlx's program has no all-reduce:\n%s", before)
 	}
-	want := lowered(t, before, arc.Options{Target: "cuda:nvlink", CastBF16: true})
+	want := lowered(t, before, arc.Options{Target: "cuda:nvlink"})
 	rec := fakepjrt.ReadRecord(t, f.record)
 	if len(rec.Programs) != 1 || rec.Programs[0] != want {
 		t.Errorf("the plugin got:\n%s\nwant arc's lowering of gomlx's program:\n%s", first(rec.Programs), want)
@@ -174,11 +174,11 @@ func TestEnvironment(t *testing.T) {
 	if err := fakepjrt.Compile(name, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
-	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true, Force: []string{"0=native"}})
+	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "tpu:v6e-8", Force: []string{"0=native"}})
 	if rec := fakepjrt.ReadRecord(t, f.record); len(rec.Programs) != 1 || rec.Programs[0] != want {
 		t.Errorf("the plugin got:\n%s\nwant the tpu:v6e-8 lowering with 0=native forced:\n%s", first(rec.Programs), want)
 	}
-	if lowered(t, fakepjrt.Program(t), arc.Options{Target: "tpu:v6e-8", CastBF16: true}) == want {
+	if lowered(t, fakepjrt.Program(t), arc.Options{Target: "tpu:v6e-8"}) == want {
 		t.Error("forcing native changed nothing: the test cannot tell whether ARC_FORCE reached arc")
 	}
 	if got := fakepjrt.Dumps(t, dump); strings.Join(got, " ") != "arc-0001-after.mlir arc-0001-before.mlir" {

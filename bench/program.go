@@ -100,7 +100,7 @@ type LowerOptions struct {
 func LowerChain(o LowerOptions, l Lowering, dtype string, elems int64, world, steps int) (text, chose string, err error) {
 	src := ProgramText(dtype, elems, world, steps, true)
 	out, rep, err := arc.Compile("arc_bench_chain", []byte(src), arc.Options{
-		Target: o.Target, Quant: o.Quant, Profile: o.Profile, CastBF16: true, Force: l.ForceFlags(steps),
+		Target: o.Target, Quant: o.Quant, Profile: o.Profile, Force: l.ForceFlags(steps),
 	})
 	if err != nil {
 		return "", "", err

@@ -91,7 +91,7 @@ func TestLowerChain(t *testing.T) {
 		}
 		// The proxy the XLA machine registers must hand every lowered
 		// program to XLA unchanged: it only registers arc's kernels.
-		again, _, err := arc.Compile("p", []byte(text), arc.Options{Target: "cuda:nvlink", CastBF16: true, MinBytes: math.MaxInt64})
+		again, _, err := arc.Compile("p", []byte(text), arc.Options{Target: "cuda:nvlink", MinBytes: math.MaxInt64})
 		if err != nil || string(again) != text {
 			t.Errorf("%s: the pass-through proxy changed the program (err %v)", l, err)
 		}

@@ -126,47 +126,61 @@ func (m *Module) attrValueSpan(l Layout, name string) (start, end int, ok bool) 
 	return 0, 0, false
 }
 
-// SetAttrs adds or replaces discardable attributes of a generic op (in its
-// attribute dictionary, which it creates when missing). values are printed
-// as given.
+// SetAttrs adds or replaces attributes of a generic op. values are printed
+// as given; an empty value is a unit attribute (printed as its name alone).
+// A new attribute whose name has no dialect prefix is inherent: it goes
+// into the op's properties "<{...}>" when the op keeps its attributes
+// there, as MLIR reads them only from there. Discardable ones ("arc.x") go
+// into the attribute dictionary, which is created when missing.
 func (e *Editor) SetAttrs(op *Op, names []string, values []string) error {
 	m := e.m
 	l, err := m.Layout(op)
 	if err != nil {
 		return err
 	}
-	var add []string
+	entry := func(i int) string {
+		if values[i] == "" {
+			return names[i]
+		}
+		return names[i] + " = " + values[i]
+	}
+	present := map[string]bool{}
+	for _, a := range m.Attrs(op) {
+		present[a.Name] = true
+	}
+	var props, dict []string
 	for i, n := range names {
+		if present[n] && values[i] == "" {
+			continue // a unit attribute is there or set to a value: leave it
+		}
 		if start, end, ok := m.attrValueSpan(l, n); ok {
+			if values[i] == "" { // "name = true" is how some printers spell a unit attribute
+				values[i] = "unit"
+			}
 			e.add(start, end, values[i])
 			continue
 		}
-		add = append(add, n+" = "+values[i])
+		if l.PropsOpen >= 0 && !strings.Contains(n, ".") {
+			props = append(props, entry(i))
+		} else {
+			dict = append(dict, entry(i))
+		}
 	}
-	if len(add) == 0 {
+	if len(props) > 0 {
+		e.appendEntries(l.PropsOpen+1, l.PropsClose-1, props)
+	}
+	if len(dict) == 0 {
 		return nil
 	}
-	text := strings.Join(add, ", ")
-	switch {
-	case l.DictOpen >= 0:
-		inner := strings.TrimSpace(m.Src[l.DictOpen+1 : l.DictClose])
-		sep := ", "
-		if inner == "" {
-			sep = ""
-		}
-		// Keep the dictionary's own closing layout: insert after its last entry.
-		last := l.DictClose
-		for last > l.DictOpen+1 && isBlank(m.Src[last-1]) {
-			last--
-		}
-		e.add(last, last, sep+text)
-	default:
-		at := l.TypeColon
-		for at > 0 && m.Src[at-1] == ' ' {
-			at--
-		}
-		e.add(at, at, " {"+text+"}")
+	if l.DictOpen >= 0 {
+		e.appendEntries(l.DictOpen, l.DictClose, dict)
+		return nil
 	}
+	at := l.TypeColon
+	for at > 0 && m.Src[at-1] == ' ' {
+		at--
+	}
+	e.add(at, at, " {"+strings.Join(dict, ", ")+"}")
 	return nil
 }
 

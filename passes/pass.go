@@ -1,8 +1,13 @@
-// Package passes holds arc's pass pipeline: the Pass interface, the pipeline
-// that runs passes in order, and the passes every target shares: analysis of
-// the collectives, selection of a lowering per all-reduce (the policy and its
-// cost model), and verification. Target-specific rewrites live in
-// lowering/{cuda,rocm,tpu} and plug into the same pipeline.
+// Package passes holds arc's pass pipeline: the Pass interface, the pass
+// table every target runs, the pipeline that runs it, and the passes every
+// target shares: analysis of the collectives, selection of a lowering per
+// all-reduce, and verification. What a target knows (its cost model, the
+// kernels it has, its rewrite) lives in its own package under lowering/,
+// behind the Target interface; this package names no platform.
+//
+// State flows one way through the module itself: select writes its
+// decisions on each all-reduce as arc.* attributes, the target's lowering
+// pass reads only those, and the report is read back from the module.
 package passes
 
 import (
@@ -17,30 +22,47 @@ import (
 )
 
 // Pass is one step of the pipeline. Run may replace s.Module with an edited
-// module and may add to s.Report.
+// module.
 type Pass interface {
 	Name() string
+	// Requires names the passes that must run before this one.
+	Requires() []string
 	Run(s *State) error
 }
 
-// State is what flows from pass to pass.
+// State is what flows from pass to pass: the module, the target and the
+// options. Everything a pass decides is written into the module.
 type State struct {
 	Module  *ir.Module
 	Target  Target
 	Options Options
-	Report  *Report
 }
 
-// Func makes a Pass of a named function.
-func Func(name string, run func(*State) error) Pass { return funcPass{name, run} }
+// Func makes a Pass of a named function that needs the passes in requires.
+func Func(name string, requires []string, run func(*State) error) Pass {
+	return funcPass{name, requires, run}
+}
 
 type funcPass struct {
-	name string
-	run  func(*State) error
+	name     string
+	requires []string
+	run      func(*State) error
 }
 
 func (p funcPass) Name() string       { return p.name }
+func (p funcPass) Requires() []string { return p.requires }
 func (p funcPass) Run(s *State) error { return p.run(s) }
+
+// Passes is the pass table of a target, in order: the passes every target
+// runs, with the target's lowering pass in its place. A target without a
+// lowering pass (none) decides nothing, so it runs no selection either.
+func Passes(t Target) []Pass {
+	lower := t.Lower()
+	if lower == nil {
+		return []Pass{AnalysePass, VerifyPass}
+	}
+	return []Pass{AnalysePass, SelectPass, lower, VerifyPass}
+}
 
 // Pipeline runs passes in order.
 type Pipeline struct {
@@ -52,6 +74,11 @@ type Pipeline struct {
 	// DumpDir, when set, receives the input and the module after each pass
 	// as NN-name.mlir files.
 	DumpDir string
+	// VerifyEach checks the module after every pass (Verify), not only at
+	// the ends, so that a test sees which pass broke it.
+	VerifyEach bool
+	// Observe, when set, sees the module after each pass.
+	Observe func(pass string, m *ir.Module)
 }
 
 // Names lists the pipeline's pass names in order.
@@ -61,6 +88,24 @@ func (p *Pipeline) Names() []string {
 		names[i] = ps.Name()
 	}
 	return names
+}
+
+// Check reports a pipeline that cannot run: a pass whose required passes do
+// not come before it, a name used twice, or a PrintAfter name that is
+// neither a pass nor "all".
+func (p *Pipeline) Check() error {
+	for i, ps := range p.Passes {
+		before := p.Names()[:i]
+		if slices.Contains(before, ps.Name()) {
+			return fmt.Errorf("pass %s appears twice", ps.Name())
+		}
+		for _, r := range ps.Requires() {
+			if !slices.Contains(before, r) {
+				return fmt.Errorf("pass %s needs %s to run before it (pipeline: %s)", ps.Name(), r, strings.Join(p.Names(), ", "))
+			}
+		}
+	}
+	return p.CheckPrintAfter()
 }
 
 // CheckPrintAfter reports a PrintAfter name that is neither a pass of p nor "all".
@@ -75,7 +120,7 @@ func (p *Pipeline) CheckPrintAfter() error {
 
 // Run runs every pass on s, stopping at the first error.
 func (p *Pipeline) Run(s *State) error {
-	if err := p.CheckPrintAfter(); err != nil {
+	if err := p.Check(); err != nil {
 		return err
 	}
 	if p.DumpDir != "" {
@@ -92,6 +137,14 @@ func (p *Pipeline) Run(s *State) error {
 				return err // a problem of the input, already "FILE:LINE:COL: message"
 			}
 			return fmt.Errorf("%s: %w", ps.Name(), err)
+		}
+		if p.VerifyEach {
+			if err := Verify(s.Module); err != nil {
+				return fmt.Errorf("internal error: pass %s left an invalid module: %w", ps.Name(), err)
+			}
+		}
+		if p.Observe != nil {
+			p.Observe(ps.Name(), s.Module)
 		}
 		if slices.Contains(p.PrintAfter, ps.Name()) || slices.Contains(p.PrintAfter, "all") {
 			w := p.PrintTo

@@ -15,7 +15,7 @@ import (
 // appendPass appends a comment line to the module, so that each pass leaves
 // a visible trace.
 func appendPass(name string, ran *[]string) passes.Pass {
-	return passes.Func(name, func(s *passes.State) error {
+	return passes.Func(name, nil, func(s *passes.State) error {
 		*ran = append(*ran, name)
 		m, err := ir.ParseString(s.Module.Name, s.Module.Src+"// "+name+"\n")
 		s.Module = m
@@ -94,7 +94,7 @@ func TestPipelineErrors(t *testing.T) {
 		{&ir.Error{File: "m.mlir", Line: 3, Col: 7, Msg: "bad input"}, "m.mlir:3:7: bad input"},
 	} {
 		var ran []string
-		fail := passes.Func("b", func(*passes.State) error { return c.err })
+		fail := passes.Func("b", nil, func(*passes.State) error { return c.err })
 		p := passes.Pipeline{Passes: []passes.Pass{appendPass("a", &ran), fail, appendPass("c", &ran)}}
 		err := p.Run(pipelineState(t))
 		if err == nil || err.Error() != c.want || !errors.Is(err, c.err) {
@@ -106,20 +106,70 @@ func TestPipelineErrors(t *testing.T) {
 	}
 }
 
-func TestSelectNeedsAnalyseAndChecksForceIndices(t *testing.T) {
-	s := pipelineState(t)
-	if err := passes.SelectPass.Run(s); err == nil || !strings.Contains(err.Error(), "needs the analyse pass") {
-		t.Errorf("select without analyse: %v", err)
+// TestPipelineChecksRequirements: a pass whose required passes do not run
+// before it makes the pipeline fail before anything runs, as does a name
+// used twice; select checks --force indices against the module.
+func TestPipelineChecksRequirements(t *testing.T) {
+	var ran []string
+	needs := passes.Func("b", []string{"a"}, func(*passes.State) error { ran = append(ran, "b"); return nil })
+	for _, c := range []struct {
+		passes []passes.Pass
+		want   string
+	}{
+		{[]passes.Pass{needs, appendPass("a", &ran)}, "pass b needs a to run before it (pipeline: b, a)"},
+		{[]passes.Pass{appendPass("a", &ran), appendPass("a", &ran)}, "pass a appears twice"},
+		{[]passes.Pass{passes.SelectPass}, "pass select needs analyse to run before it (pipeline: select)"},
+	} {
+		p := passes.Pipeline{Passes: c.passes}
+		if err := p.Run(pipelineState(t)); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+	if len(ran) != 0 {
+		t.Errorf("ran %v in pipelines that cannot run", ran)
 	}
 	m, err := ir.ParseString("m.mlir", verifyModule)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s = &passes.State{Module: m, Target: target(t, "cuda:nvlink"), Options: passes.Options{Force: map[int]passes.Force{3: {Lowering: "oneshot"}}}}
+	s := &passes.State{Module: m, Target: fakeTarget{}, Options: passes.Options{Force: map[int]passes.Force{3: {Lowering: "oneshot"}}}}
 	p := passes.Pipeline{Passes: []passes.Pass{passes.AnalysePass, passes.SelectPass}}
 	if err := p.Run(s); err == nil || err.Error() != "select: --force 3: the module has 3 collective operand(s)" {
 		t.Errorf("force out of range: %v", err)
 	}
+}
+
+// TestVerifyEachNamesThePassThatBrokeTheModule: with VerifyEach, a pass
+// that leaves an invalid module is caught right after it.
+func TestVerifyEachNamesThePassThatBrokeTheModule(t *testing.T) {
+	breaks := passes.Func("breaks", nil, func(s *passes.State) error {
+		m, err := ir.ParseString(s.Module.Name, strings.Replace(s.Module.Src, "%0#0, %0#1", "%0#0, %7", 1))
+		s.Module = m
+		return err
+	})
+	m, err := ir.ParseString("m.mlir", verifyModule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran []string
+	p := passes.Pipeline{Passes: []passes.Pass{breaks, appendPass("after", &ran)}, VerifyEach: true}
+	err = p.Run(&passes.State{Module: m})
+	if err == nil || !strings.HasPrefix(err.Error(), "internal error: pass breaks left an invalid module: m.mlir:") || len(ran) != 0 {
+		t.Errorf("got %v, ran %v", err, ran)
+	}
+	p.VerifyEach = false
+	if err := p.Run(&passes.State{Module: m}); err != nil {
+		t.Errorf("without VerifyEach: %v", err)
+	}
+}
+
+// fakeTarget decides every row native and lowers nothing itself.
+type fakeTarget struct{}
+
+func (fakeTarget) Name() string       { return "fake" }
+func (fakeTarget) Lower() passes.Pass { return nil }
+func (fakeTarget) Decide(row passes.Row, _ passes.Options) (passes.Decision, error) {
+	return passes.Native("fake"), nil
 }
 
 // TestAnalyseVerifiesTheInput: a broken input is reported at its own

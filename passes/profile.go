@@ -69,8 +69,8 @@ func (c Cost) At(n int64) float64 {
 	return last[1] + rate*(x-last[0])
 }
 
-// allows reports whether the profile lets this lowering run at n bytes.
-func (c Cost) allows(n int64) bool {
+// Allows reports whether the profile lets this lowering run at n bytes.
+func (c Cost) Allows(n int64) bool {
 	return !c.Off && (c.MinBytes == 0 || n >= c.MinBytes) && (c.MaxBytes == 0 || n <= c.MaxBytes)
 }
 
@@ -116,12 +116,12 @@ func LoadProfile(path string) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseProfile(path, data)
+	return ParseProfile(path, data)
 }
 
-// parseProfile reads and checks the JSON of a profile; path names it in
+// ParseProfile reads and checks the JSON of a profile; path names it in
 // messages.
-func parseProfile(path string, data []byte) (*Profile, error) {
+func ParseProfile(path string, data []byte) (*Profile, error) {
 	var p Profile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields() // a misspelt key would silently change the model
@@ -201,4 +201,26 @@ func valueStart(data []byte, end int64) int64 {
 		i--
 	}
 	return i
+}
+
+// Overlay returns est with every cost of tuned replacing est's: measured
+// costs over a model's estimates.
+func Overlay(est, tuned *Profile) *Profile {
+	out := &Profile{Target: est.Target, Source: tuned.Source + "; elsewhere: " + est.Source, Costs: map[string]map[string]map[string]Cost{}}
+	for _, p := range []*Profile{est, tuned} {
+		for w, byType := range p.Costs {
+			if out.Costs[w] == nil {
+				out.Costs[w] = map[string]map[string]Cost{}
+			}
+			for dt, costs := range byType {
+				if out.Costs[w][dt] == nil {
+					out.Costs[w][dt] = map[string]Cost{}
+				}
+				for key, c := range costs {
+					out.Costs[w][dt][key] = c
+				}
+			}
+		}
+	}
+	return out
 }

@@ -105,15 +105,6 @@ func TestLoadProfile(t *testing.T) {
 	if p.Target != "cuda:nvlink" || p.Source != "a test" || !ok || c.MaxBytes != 65536 || c.GBps != 100 {
 		t.Fatalf("loaded %+v", p)
 	}
-	// The policy runs on the loaded profile: 64 KiB may take the one-shot
-	// kernel, 64 KiB + 16 may not (and two-shot is off).
-	opts := passes.Options{Profile: p}
-	if d := decide(t, "cuda:nvlink", opts, sum("f16", 64*kib, iota(0, 4))); d.Lowering != "oneshot" {
-		t.Errorf("64 KiB: %s (%s)", d.Lowering, d.Reason)
-	}
-	if d := decide(t, "cuda:nvlink", opts, sum("f16", 64*kib+16, iota(0, 4))); d.Lowering != "native" {
-		t.Errorf("64 KiB + 16: %s (%s)", d.Lowering, d.Reason)
-	}
 }
 
 func TestLoadProfileErrors(t *testing.T) {
@@ -139,24 +130,31 @@ func TestLoadProfileErrors(t *testing.T) {
 	}
 }
 
-// TestBuiltinProfilesCheck: every target with arc kernels has a usable
-// built-in profile with a native cost for every world and dtype it lists.
-func TestBuiltinProfilesCheck(t *testing.T) {
-	for _, name := range passes.TargetNames() {
-		p := passes.BuiltinProfile(target(t, name))
-		isGPU := strings.HasPrefix(name, "cuda:") || strings.HasPrefix(name, "rocm:")
-		if (p != nil) != isGPU {
-			t.Errorf("%s: built-in profile %v", name, p != nil)
-			continue
+func TestOverlay(t *testing.T) {
+	est := &passes.Profile{Target: "cuda:nvlink", Source: "estimate", Costs: map[string]map[string]map[string]passes.Cost{
+		"2": {"f16": {"native": {GBps: 100}, "oneshot": {GBps: 50}}, "f32": {"native": {GBps: 90}}},
+		"4": {"f16": {"native": {GBps: 80}}},
+	}}
+	tuned := &passes.Profile{Target: "cuda:nvlink", Source: "measured", Costs: map[string]map[string]map[string]passes.Cost{
+		"2": {"f16": {"native": {GBps: 200}, "twoshot:int8": {GBps: 300, MinBytes: 1 << 20}}},
+	}}
+	got := passes.Overlay(est, tuned)
+	want := map[string]float64{"2/f16/native": 200, "2/f16/oneshot": 50, "2/f16/twoshot:int8": 300, "2/f32/native": 90, "4/f16/native": 80}
+	n := 0
+	for w, byType := range got.Costs {
+		for dt, costs := range byType {
+			for key, c := range costs {
+				n++
+				if k := w + "/" + dt + "/" + key; c.GBps != want[k] {
+					t.Errorf("%s: %g GB/s, want %g", k, c.GBps, want[k])
+				}
+			}
 		}
-		if p == nil {
-			continue
-		}
-		if err := p.Check(); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-		if p.Target != name || p.Source == "" {
-			t.Errorf("%s: profile for %q from %q", name, p.Target, p.Source)
-		}
+	}
+	if n != len(want) {
+		t.Errorf("overlay has %d costs, want %d", n, len(want))
+	}
+	if got.Source != "measured; elsewhere: estimate" || est.Costs["2"]["f16"]["native"].GBps != 100 {
+		t.Errorf("source %q; the estimate must stay untouched (native %g)", got.Source, est.Costs["2"]["f16"]["native"].GBps)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/arcpass/arc/ir"
@@ -52,22 +51,43 @@ type Row struct {
 	Collective *ir.Collective `json:"-"`
 }
 
+// AttrEnv, on the module, holds the environment the lowered program needs
+// (LIBTPU_INIT_ARGS for TPU rings): it travels with the module.
+const AttrEnv = "arc.env"
+
 // NewReport lists the module's collectives, one row per operand, with the
-// lowerings arc already recorded in the module (if any).
+// decisions the module carries (select's, or arc's lowered calls), and the
+// environment it records. target names the target in the report; "" takes
+// the one the module records.
 func NewReport(m *ir.Module, target string) (*Report, error) {
 	cs, err := m.Collectives()
 	if err != nil {
 		return nil, err
 	}
-	return newReport(m, cs, target), nil
-}
-
-// newReport is NewReport for the module's collectives cs.
-func newReport(m *ir.Module, cs []*ir.Collective, target string) *Report {
 	info := m.Info()
 	r := &Report{Target: target, Module: info.Name, Env: map[string]string{}, Collectives: []Row{}}
+	if mod := m.ModuleOp(); mod != nil {
+		if r.Target == "" {
+			if v, ok := m.Attr(mod, AttrTarget); ok {
+				r.Target = ir.Unquote(v)
+			}
+		}
+		if v, ok := m.Attr(mod, AttrEnv); ok {
+			entries, isDict := ir.SplitDict(v)
+			if !isDict {
+				return nil, m.Errorf(int(mod.Start), "%s is not a dictionary: %s", AttrEnv, v)
+			}
+			for _, e := range entries {
+				r.Env[e.Name] = ir.Unquote(e.Value)
+			}
+		}
+	}
 	for _, c := range cs {
 		groups := implicitGroups(info, c)
+		ds, err := Decisions(m, c)
+		if err != nil {
+			return nil, err
+		}
 		for k, t := range c.OperandTypes {
 			row := Row{
 				Index:      len(r.Collectives),
@@ -85,22 +105,32 @@ func newReport(m *ir.Module, cs []*ir.Collective, target string) *Report {
 			if row.Groups == nil {
 				row.Groups = [][]int64{}
 			}
-			if a := c.Arc; a != nil {
-				row.Lowering, row.Codec = a.Lowering, a.Codec
-				row.Reason = a.Config["reason"]
-				row.EstUS, _ = strconv.ParseFloat(a.Config["est_us"], 64)
-				row.NativeUS, _ = strconv.ParseFloat(a.Config["native_us"], 64)
-				row.Algo, row.Link = a.Config["algo"], a.Config["link"]
-				row.Cast = a.Config["cast"] == "1"
-				if row.Lowering == "ring" {
-					row.Ring = c.Groups
-					fmt.Sscan(a.Config["ring_max_hops"], &row.RingMaxHops)
-				}
+			if ds != nil {
+				row.apply(ds[k])
 			}
 			r.Collectives = append(r.Collectives, row)
 		}
 	}
-	return r
+	return r, nil
+}
+
+// Decision is the decision the row records.
+func (row Row) Decision() Decision {
+	return Decision{Lowering: row.Lowering, Codec: row.Codec, Algo: row.Algo, Link: row.Link, Cast: row.Cast,
+		Reason: row.Reason, EstUS: row.EstUS, NativeUS: row.NativeUS, Ring: row.Ring, RingMaxHops: row.RingMaxHops}
+}
+
+// apply fills a row with a decision.
+func (row *Row) apply(d Decision) {
+	row.Lowering, row.Codec, row.Reason = d.Lowering, d.Codec, d.Reason
+	row.Algo, row.Link, row.Cast = d.Algo, d.Link, d.Cast
+	row.EstUS, row.NativeUS = d.EstUS, d.NativeUS
+	if d.Lowering == "ring" {
+		row.Ring, row.RingMaxHops = d.Ring, d.RingMaxHops
+		if row.Ring == nil { // lowered: the groups are the ring
+			row.Ring = row.Collective.Groups
+		}
+	}
 }
 
 // implicitGroups returns the op's groups, or, for an op that leaves them out
@@ -339,18 +369,6 @@ func (t *table) write(w io.Writer) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
-}
-
-// MarkNative records on an all-reduce that stays native what arc decided and
-// why, so that `arc inspect` of the output shows it and a second compile keeps it.
-func MarkNative(ed *ir.Editor, op *ir.Op, rows []*Row) error {
-	var reasons []string
-	for _, r := range rows {
-		if !slices.Contains(reasons, r.Reason) {
-			reasons = append(reasons, r.Reason)
-		}
-	}
-	return ed.SetAttrs(op, []string{"arc.lowering", "arc.reason"}, []string{ir.Quote("native"), ir.Quote(strings.Join(reasons, "; "))})
 }
 
 // codecMeaning explains each codec in one line, for tables.

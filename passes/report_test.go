@@ -217,31 +217,3 @@ func TestHumanBytes(t *testing.T) {
 		}
 	}
 }
-
-func TestParseTarget(t *testing.T) {
-	names := passes.TargetNames()
-	if len(names) != 24 {
-		t.Errorf("%d targets: %v", len(names), names)
-	}
-	for _, name := range names {
-		tg, err := passes.ParseTarget(name)
-		if err != nil || tg.Name != name || tg.Platform+":"+tg.Variant != name && name != "none" {
-			t.Errorf("ParseTarget(%q) = %+v, %v", name, tg, err)
-		}
-		wantNode, wantLink := 0, ""
-		switch {
-		case name == "cuda:pcie-nop2p":
-			wantNode, wantLink = 8, "host"
-		case strings.HasPrefix(name, "cuda:"), strings.HasPrefix(name, "rocm:"):
-			wantNode, wantLink = 8, "peer"
-		}
-		if tg.NodeSize != wantNode || tg.Link != wantLink {
-			t.Errorf("%s: node size %d, link %q; want %d, %q", name, tg.NodeSize, tg.Link, wantNode, wantLink)
-		}
-	}
-	for _, bad := range []string{"", "cuda", "cuda:", "cuda:sxm", "tpu:v6e-2", "tpu:v5p-16", "TPU:v6e-8", "rocm:mi250"} {
-		if _, err := passes.ParseTarget(bad); err == nil || !strings.Contains(err.Error(), "unknown target") {
-			t.Errorf("ParseTarget(%q): %v", bad, err)
-		}
-	}
-}

@@ -2,51 +2,78 @@ package passes
 
 import (
 	"fmt"
+
+	"github.com/arcpass/arc/ir"
 )
 
-// AnalysePass checks the input (as the verify pass does, so that a broken
-// module is reported at its own lines, not at those of a lowered one) and
-// lists its collectives in the report.
-var AnalysePass = Func("analyse", func(s *State) error {
-	cs, err := verify(s.Module)
+// AnalysePass checks the input (as Verify does, so that a broken module is
+// reported at its own lines, not at those of a lowered one).
+var AnalysePass = Func("analyse", nil, func(s *State) error {
+	_, err := verify(s.Module)
+	return err
+})
+
+// SelectPass decides every all-reduce operand the module has not decided yet
+// and writes the decisions on the op (WriteDecisions), and the target on
+// the module. Collectives arc decided or lowered before keep what they say.
+var SelectPass = Func("select", []string{"analyse"}, func(s *State) error {
+	m := s.Module
+	rep, err := NewReport(m, "")
 	if err != nil {
 		return err
 	}
-	s.Report = newReport(s.Module, cs, s.Target.Name)
-	return nil
-})
-
-// SelectPass records a decision for every all-reduce row: the lowering, its
-// codec, the reason and the estimated time. Rows of other collectives say why
-// they stay as they are. Rows arc lowered before keep what the module says.
-var SelectPass = Func("select", func(s *State) error {
-	if s.Report == nil {
-		return fmt.Errorf("select needs the analyse pass first")
-	}
 	for i := range s.Options.Force {
-		if i != ForceAll && i >= len(s.Report.Collectives) {
-			return fmt.Errorf("--force %d: the module has %d collective operand(s)", i, len(s.Report.Collectives))
+		if i != ForceAll && i >= len(rep.Collectives) {
+			return fmt.Errorf("--force %d: the module has %d collective operand(s)", i, len(rep.Collectives))
 		}
 	}
 	opts := s.Options
 	if opts.Profile == nil {
-		opts.Profile = BuiltinProfile(s.Target) // built once, not once per row
+		opts.Profile = ProfileOf(s.Target) // built once, not once per row
 	}
-	for i := range s.Report.Collectives {
-		row := &s.Report.Collectives[i]
-		if row.Collective != nil && row.Collective.Arc != nil {
-			if row.Reason == "" {
-				row.Reason = "already lowered by arc"
-			}
+	ed := m.Edit()
+	decided := 0
+	for _, rows := range byOp(rep.Collectives) {
+		c := rows[0].Collective
+		if c.Kind != "all_reduce" || c.Arc != nil {
 			continue
 		}
-		d, err := Decide(s.Target, opts, *row)
-		if err != nil {
+		ds := make([]Decision, len(rows))
+		for k, row := range rows {
+			if ds[k], err = s.Target.Decide(row, opts); err != nil {
+				return err
+			}
+		}
+		if err := WriteDecisions(ed, c.Op, ds); err != nil {
 			return err
 		}
-		row.Lowering, row.Codec, row.Reason = d.Lowering, d.Codec, d.Reason
-		row.Algo, row.Link, row.Cast = d.Algo, d.Link, d.Cast
-		row.EstUS, row.NativeUS = d.EstUS, d.NativeUS
+		decided++
 	}
+	if decided > 0 && m.ModuleOp() != nil {
+		if err := ed.SetModuleAttrs([]string{AttrTarget}, []string{ir.Quote(s.Target.Name())}); err != nil {
+			return err
+		}
+	}
+	if !ed.Changed() {
+		return nil
+	}
+	out, err := ed.Apply()
+	if err != nil {
+		return err
+	}
+	s.Module = out
 	return nil
 })
+
+// byOp groups rows by the op they belong to, in source order.
+func byOp(rows []Row) [][]Row {
+	var out [][]Row
+	for _, r := range rows {
+		if n := len(out); n > 0 && out[n-1][0].Collective.Op == r.Collective.Op {
+			out[n-1] = append(out[n-1], r)
+			continue
+		}
+		out = append(out, []Row{r})
+	}
+	return out
+}

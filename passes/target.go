@@ -1,54 +1,61 @@
 package passes
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-)
+import "math"
 
-// Target is the machine a module is compiled for.
-type Target struct {
-	Name     string // canonical, as on the command line: "cuda:nvlink", "tpu:v6e-8"
-	Platform string // none, cuda, rocm, tpu
-	Variant  string // nvlink, pcie, pcie-nop2p, pcie-2numa, mi300x, mi355x, v6e-8, ...
-	// NodeSize is the number of devices one host holds (groups must fit in a
-	// node to use arc's kernels); 0 when it does not apply.
-	NodeSize int
-	// Link is how arc's kernels reach peer buffers: "peer" or "host".
-	Link string
+// Target is one machine arc compiles for. Each target's knowledge (its
+// kernels, cost model and rewrite) lives in its own package under
+// lowering/; package lowering lists them.
+type Target interface {
+	// Name is the target as --target spells it: "cuda:nvlink", "tpu:v6e-8".
+	Name() string
+	// Decide selects the lowering of one all-reduce operand. It fails only
+	// for a --force entry that cannot apply.
+	Decide(row Row, opts Options) (Decision, error)
+	// Lower is the pass that rewrites the module's decisions into the
+	// target's form; nil for a target that lowers nothing.
+	Lower() Pass
 }
 
-// tpuSlices are the chip counts of the TPU slices arc knows (v6e and v5e).
-var tpuSlices = []int{1, 4, 8, 16, 32, 64, 128, 256}
-
-// TargetNames lists every built-in target name.
-func TargetNames() []string {
-	names := []string{"none", "cuda:nvlink", "cuda:pcie", "cuda:pcie-nop2p", "cuda:pcie-2numa", "rocm:mi300x", "rocm:mi355x"}
-	for _, gen := range []string{"v6e", "v5e"} {
-		for _, n := range tpuSlices {
-			names = append(names, fmt.Sprintf("tpu:%s-%d", gen, n))
-		}
-	}
-	return append(names, "tpu:v5p-8")
+// Profiled is a target with a built-in cost model, which `arc tune`
+// measurements replace (--profile).
+type Profiled interface {
+	Target
+	Profile() *Profile
 }
 
-// ParseTarget reads a --target value.
-func ParseTarget(name string) (Target, error) {
-	name = strings.TrimSpace(name)
-	names := TargetNames()
-	if !slices.Contains(names, name) {
-		return Target{}, fmt.Errorf("unknown target %q (targets: %s)", name, strings.Join(names, ", "))
+// ProfileOf returns a target's built-in profile, or nil.
+func ProfileOf(t Target) *Profile {
+	if p, ok := t.(Profiled); ok {
+		return p.Profile()
 	}
-	platform, variant, _ := strings.Cut(name, ":")
-	t := Target{Name: name, Platform: platform, Variant: variant, Link: "peer"}
-	switch platform {
-	case "cuda", "rocm":
-		t.NodeSize = 8
-		if variant == "pcie-nop2p" {
-			t.Link = "host"
-		}
-	case "none", "tpu":
-		t.Link = ""
+	return nil
+}
+
+// Decision is the selection for one all-reduce operand, as select writes it
+// into the module and the lowering passes and the report read it back.
+type Decision struct {
+	Lowering string // native, oneshot, twoshot, quickreduce, lowprec, ring
+	Codec    string // none, fp, fp8, int8, int6, int4, int4r
+	Algo     string // oneshot, twoshot, hier: the kernel that runs
+	Link     string // peer, host
+	Cast     bool   // bf16 sent as fp16
+	Reason   string
+	EstUS    float64
+	NativeUS float64
+	// Ring and RingMaxHops are a TPU ring embedding of the op's groups.
+	Ring        [][]int64
+	RingMaxHops int
+}
+
+// Native is the decision to keep the platform's all-reduce, for a reason.
+func Native(reason string) Decision {
+	return Decision{Lowering: "native", Codec: "none", Reason: reason}
+}
+
+// Speedup is native time over arc's time (1 when native).
+func (d Decision) Speedup() float64 {
+	if d.EstUS <= 0 || math.IsInf(d.EstUS, 0) {
+		return 1
 	}
-	return t, nil
+	return d.NativeUS / d.EstUS
 }

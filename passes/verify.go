@@ -9,7 +9,7 @@ import (
 // VerifyPass checks the module after lowering: the analyse pass verified the
 // input, so a failure is a bug in a pass, caught before a broken program
 // reaches the compiler.
-var VerifyPass = Func("verify", func(s *State) error {
+var VerifyPass = Func("verify", nil, func(s *State) error {
 	if err := Verify(s.Module); err != nil {
 		return fmt.Errorf("internal error: the lowered module is invalid: %w", err)
 	}

@@ -144,7 +144,7 @@ func pipelineOptions(opt *Options, target, quant, profile string) arc.Options {
 		Quant:    quant,
 		Profile:  profile,
 		Topology: opt.Topology,
-		CastBF16: !opt.KeepBF16,
+		KeepBF16: opt.KeepBF16,
 		MinBytes: opt.MinBytes,
 		MaxBytes: opt.MaxBytes,
 		Force:    opt.Force,

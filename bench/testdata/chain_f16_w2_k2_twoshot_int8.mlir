@@ -1,4 +1,4 @@
-module @arc_bench_chain attributes {stablehlo.num_replicas = 2} {
+module @arc_bench_chain attributes {stablehlo.num_replicas = 2, arc.target = "cuda:nvlink"} {
   func.func @main(%x: tensor<2048xf16>, %d: tensor<2048xf16>) -> tensor<2048xf16> {
     %0 = "stablehlo.constant"() { value = dense<5.000000e-01> : tensor<f16> } : () -> tensor<f16>
     %1 = "stablehlo.broadcast_in_dim"(%0) { broadcast_dimensions = array<i64> } : (tensor<f16>) -> tensor<2048xf16>

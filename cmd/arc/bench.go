@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/arcpass/arc/bench"
+	"github.com/arcpass/arc/lowering"
 	"github.com/arcpass/arc/passes"
 )
 
@@ -169,7 +170,7 @@ func (f *sweepFlags) plan() (bench.Plan, error) {
 	if f.link != "peer" && f.link != "host" {
 		return bench.Plan{}, fmt.Errorf("--link %q: want peer or host", f.link)
 	}
-	if _, err := passes.ParseTarget(f.targetName()); err != nil {
+	if _, err := lowering.Lookup(f.targetName()); err != nil {
 		return bench.Plan{}, fmt.Errorf("--target: %v", err)
 	}
 	if f.gpus < 0 {

@@ -85,9 +85,11 @@ func TestCompilePrintAfterAndDumpDir(t *testing.T) {
 	if code != exitOK || out != string(lowered) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	want := "// ----- after select -----\n" + string(src) + "// ----- after lower-tpu -----\n" + string(lowered)
-	if errs != want {
-		t.Errorf("--print-after wrote\n%s\nwant\n%s", errs, want)
+	// select writes its decisions into the module; lower-tpu rewrites them.
+	selected, loweredText, ok := strings.Cut(strings.TrimPrefix(errs, "// ----- after select -----\n"), "// ----- after lower-tpu -----\n")
+	if !ok || loweredText != string(lowered) || selected == string(src) || !strings.Contains(selected, `arc.lowering = "ring"`) ||
+		strings.Count(selected, "arc.lowering") != strings.Count(string(lowered), "arc.lowering") {
+		t.Errorf("--print-after wrote\n%s\nwant the decided module, then\n%s", errs, lowered)
 	}
 	code, _, errs = runArc(t, "", "compile", "--target", "tpu:v6e-8", "--print-after", "all", in)
 	for _, pass := range []string{"analyse", "select", "lower-tpu", "verify"} {
@@ -104,7 +106,7 @@ func TestCompilePrintAfterAndDumpDir(t *testing.T) {
 	if code, _, errs := runArc(t, "", "compile", "--target", "tpu:v6e-8", "--dump-dir", dir, in); code != exitOK {
 		t.Fatalf("--dump-dir: exit %d, %s", code, errs)
 	}
-	for name, want := range map[string][]byte{"00-input.mlir": src, "01-analyse.mlir": src, "02-select.mlir": src, "03-lower-tpu.mlir": lowered, "04-verify.mlir": lowered} {
+	for name, want := range map[string][]byte{"00-input.mlir": src, "01-analyse.mlir": src, "02-select.mlir": []byte(selected), "03-lower-tpu.mlir": lowered, "04-verify.mlir": lowered} {
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %v, equal %v", name, err, bytes.Equal(got, want))
@@ -179,7 +181,8 @@ func TestReportAndInspectShareOneSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if rep.Target != "cuda:pcie" || ins.Target != "" || len(rep.Collectives) != len(ins.Collectives) {
+	// The lowered module records its target, so inspect names it too.
+	if rep.Target != "cuda:pcie" || ins.Target != "cuda:pcie" || len(rep.Collectives) != len(ins.Collectives) {
 		t.Fatalf("targets %q and %q, %d and %d rows", rep.Target, ins.Target, len(rep.Collectives), len(ins.Collectives))
 	}
 	// The lowered module lists a split op's operands in a new order, so

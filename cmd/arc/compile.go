@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/arcpass/arc"
-	"github.com/arcpass/arc/passes"
 )
 
 func init() {
@@ -19,19 +17,13 @@ func runCompile(args []string, io stdio) int {
 	var opt arc.Options
 	var out, report string
 	var explain bool
-	fs.StringVar(&opt.Target, "target", "", "target machine: "+strings.Join(passes.TargetNames(), ", "))
-	fs.StringVar(&opt.Quant, "quant", "none", "quantized codec arc may use: "+strings.Join(passes.Quants, ", "))
+	addSettings(fs, &opt)
 	fs.StringVarP(&out, "output", "o", "-", "write the lowered module to `FILE` (- for stdout)")
 	fs.StringVar(&report, "report", "", "write the decisions as JSON to `FILE.json`")
 	fs.BoolVar(&explain, "explain", false, "print the decisions as a table on stderr")
-	fs.StringVar(&opt.Profile, "profile", "", "cost profile from `arc tune` (`FILE.json`; default: the target's built-in one)")
-	fs.StringVar(&opt.Topology, "topology", "", "machine description (`FILE.json`: devices, links, coordinates, nodes)")
-	fs.BoolVar(&opt.CastBF16, "cast-bf16-to-fp16", true, "send bf16 as fp16 where the codec works in fp16 (ROCm)")
-	fs.Int64Var(&opt.MinBytes, "min-bytes", 0, "keep all-reduces smaller than this native")
-	fs.Int64Var(&opt.MaxBytes, "max-bytes", 0, "keep all-reduces larger than this native")
-	fs.StringArrayVar(&opt.Force, "force", nil, "override one collective: `INDEX=LOWERING[:CODEC]` (repeatable; INDEX from arc inspect), or every all-reduce it applies to: all=LOWERING[:CODEC]")
 	fs.StringArrayVar(&opt.PrintAfter, "print-after", nil, "print the module to stderr after `PASS` (repeatable; all for every pass)")
 	fs.StringVar(&opt.DumpDir, "dump-dir", "", "write the module after every pass into `DIR`")
+	fs.BoolVar(&opt.VerifyEach, "verify-each", false, "check the module after every pass, not only at the ends")
 	fs.Usage = func() {
 		fmt.Fprintln(io.err, "usage: arc compile --target TARGET [flags] FILE|-")
 		fmt.Fprintln(io.err, "\nLowers every all-reduce of a StableHLO module for TARGET; text no pass changes is kept byte-for-byte.")

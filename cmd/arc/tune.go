@@ -39,7 +39,7 @@ per world, dtype and lowering, the measured points [bytes, us], a latency and
 bandwidth fitted to them, and the sizes where the lowering beats native by
 --margin (min_bytes/max_bytes; off where it never does); a two-shot lowering
 must beat oneshot by the margin too. arc compile --profile and the
-runtime proxy (ARC_PROFILE) read it; passes/profiles/ holds the ones built in.
+runtime proxy (ARC_PROFILE) read it; lowering/cuda/profiles/ holds the ones built in.
 `)
 		fs.PrintDefaults()
 	}

@@ -1,6 +1,6 @@
 //go:build ignore
 
-// genprofiles rebuilds arc's built-in CUDA profiles, passes/profiles/*.json,
+// genprofiles rebuilds arc's built-in CUDA profiles, lowering/cuda/profiles/*.json,
 // from the H200 measurements in this folder. Run from the repository root
 // (cgo, as for arc itself):
 //
@@ -26,7 +26,7 @@ func main() {
 	peer := read("docs/bench/h200-xla-peer.csv")
 	nvlink := fit(peer, "cuda:nvlink", "arc tune --from docs/bench/h200-xla-peer.csv (2 x H200 NV18, 2026-11-30, "+
 		"make device-bench: xla level, peer link, XLA's default flags, K=20, median of 11; f16 and bf16)")
-	write("passes/profiles/cuda-nvlink.json", nvlink)
+	write("lowering/cuda/profiles/cuda-nvlink.json", nvlink)
 
 	host := read("docs/bench/h200-xla-host.csv")
 	nop2p := fit(host, "cuda:pcie-nop2p", "arc tune --from docs/bench/h200-xla-host.csv (2 x H200, peer access off, "+
@@ -42,7 +42,7 @@ func main() {
 		bf16[k] = c
 	}
 	nop2p.Costs["2"]["bf16"] = bf16
-	write("passes/profiles/cuda-pcie-nop2p.json", nop2p)
+	write("lowering/cuda/profiles/cuda-pcie-nop2p.json", nop2p)
 }
 
 // fit is bench.Fit (arc tune --from), with arc tune's default margin.

@@ -1,25 +1,66 @@
-// Package cuda lowers all-reduces for NVIDIA GPUs. The select pass has chosen
-// per operand among arc's one-shot kernel (small messages: every rank reads
-// all peers and sums in rank order), its two-shot kernel (reduce-scatter then
-// all-gather, optionally through a codec), the FP8 "lowprec" two-shot for PCIe
-// machines (TensorRT-LLM's idea), the 2 x 4 hierarchical variant for
-// cuda:pcie-2numa, and NCCL (native). This pass turns each arc choice into a
-// typed-FFI custom call of arc_allreduce; the link mode in the call tells the
-// runtime whether peers share device memory ("peer") or exchange through
-// pinned host memory ("host", cuda:pcie-nop2p).
+// Package cuda is arc's NVIDIA targets. On each the select pass chooses per
+// operand among arc's one-shot kernel (small messages: every rank reads all
+// peers and sums in rank order), its two-shot kernel (reduce-scatter then
+// all-gather, optionally through a codec), the FP8 "lowprec" two-shot for
+// PCIe machines (TensorRT-LLM's idea), the 2 x 4 hierarchical variant for
+// cuda:pcie-2numa, and NCCL (native); the lowering turns each arc choice
+// into a typed-FFI custom call of arc_allreduce (package gpu). The link mode
+// in the call tells the runtime whether peers share device memory ("peer")
+// or exchange through pinned host memory ("host", cuda:pcie-nop2p).
+//
+// The cost models: the native all-reduce and arc's kernels measured on
+// 2 x H200 (profiles/, fitted by arc tune from docs/bench/) over analytic
+// estimates from each machine's link, memory and arithmetic rates.
 package cuda
 
 import (
-	"fmt"
-
-	"github.com/arcpass/arc/lowering/arccall"
+	"github.com/arcpass/arc/abi"
+	"github.com/arcpass/arc/lowering/gpu"
 	"github.com/arcpass/arc/passes"
 )
 
-// Pass is the CUDA lowering.
-var Pass = passes.Func("lower-cuda", func(s *passes.State) error {
-	if s.Target.Platform != "cuda" {
-		return fmt.Errorf("target %s is not a CUDA target", s.Target.Name)
+const kib, mib = gpu.KiB, gpu.MiB
+
+// codecs are the codecs arc's CUDA kernels run.
+var codecs = abi.Codecs[1:]
+
+// Targets are the CUDA machines arc knows.
+func Targets() []passes.Target {
+	return []passes.Target{
+		machine("cuda:nvlink", "peer", false, func() *passes.Profile {
+			return withTuned(gpu.Model{ // measured costs from profiles/ over the estimates
+				Target: "cuda:nvlink", Source: "H200 NV18: XLA's native all-reduce measured at world 2 (scaled for 4 and 8); arc kernels estimated from 80% of 450 GB/s NVLink, 4 TB/s HBM",
+				LinkGBps: 360, HbmGBps: 4000, OpsPerUS: 40e6, OneshotLat: 6, TwoshotLat: 9, QuantLat: 2,
+				NativeLat: 17.6, NativeEff: 0.75, Codecs: codecs, Worlds: abi.TwoShotWorlds, OneshotMax: 8 * mib,
+				// XLA's native all-reduce on 2 x H200 (docs/LOWERINGS.md), f16 and bf16 alike.
+				NativeAt2: [][2]float64{{4 * kib, 17.6}, {64 * kib, 17.7}, {256 * kib, 24.2}, {1 * mib, 27.3}, {4 * mib, 38.3}, {16 * mib, 87.4}, {64 * mib, 259}, {128 * mib, 472}},
+			}.Profile())
+		}),
+		machine("cuda:pcie", "peer", false, func() *passes.Profile {
+			return gpu.Model{
+				Target: "cuda:pcie", Source: "estimate: PCIe Gen4 x16 peer-to-peer (22 GB/s per direction), L40S-class memory",
+				LinkGBps: 22, HbmGBps: 800, OpsPerUS: 20e6, OneshotLat: 8, TwoshotLat: 12, QuantLat: 3,
+				NativeLat: 25, NativeEff: 0.85, Codecs: codecs, Worlds: abi.TwoShotWorlds, OneshotMax: 4 * mib,
+			}.Profile()
+		}),
+		machine("cuda:pcie-nop2p", "host", false, func() *passes.Profile {
+			return withTuned(gpu.Model{
+				Target: "cuda:pcie-nop2p", Source: "NCCL without P2P measured on 2 x H200; arc's host-staged kernels estimated from 55 GB/s pinned-host bandwidth per GPU",
+				LinkGBps: 55, HbmGBps: 4000, OpsPerUS: 40e6, OneshotLat: 12, TwoshotLat: 15, QuantLat: 2,
+				NativeLat: 30, NativeEff: 0.5, Codecs: codecs, Worlds: abi.TwoShotWorlds, OneshotMax: 2 * mib,
+				NativeAt2: [][2]float64{{4 * kib, 44}, {64 * kib, 44}, {256 * kib, 44}, {1 * mib, 68}, {4 * mib, 178}, {16 * mib, 633}, {64 * mib, 2408}, {128 * mib, 4698}},
+			}.Profile())
+		}),
+		machine("cuda:pcie-2numa", "peer", true, func() *passes.Profile {
+			return gpu.Model{
+				Target: "cuda:pcie-2numa", Source: "estimate: 2 NUMA nodes x 4 GPUs behind PCIe Gen4 switches (22 GB/s inside, 12 GB/s across)",
+				LinkGBps: 22, HbmGBps: 800, OpsPerUS: 20e6, OneshotLat: 8, TwoshotLat: 12, QuantLat: 3,
+				NativeLat: 30, NativeEff: 0.85, CrossGBps: 12, HalfSize: 4, Codecs: codecs, Worlds: abi.TwoShotWorlds, Hier: true, OneshotMax: 2 * mib,
+			}.Profile()
+		}),
 	}
-	return arccall.Lower(s)
-})
+}
+
+func machine(name, link string, hier bool, model func() *passes.Profile) *gpu.Machine {
+	return &gpu.Machine{Target: name, Link: link, NodeSize: 8, Hier: hier, TwoShot: "twoshot", Pass: "lower-cuda", Model: model}
+}

@@ -1,4 +1,4 @@
-module @misc attributes {stablehlo.num_replicas = 6} {
+module @misc attributes {stablehlo.num_replicas = 6, arc.target = "rocm:mi355x"} {
   func.func @main(%x: tensor<6x8xbf16>, %y: tensor<4xf32>, %z: tensor<2x16xf16>, %n: tensor<256xf32>) -> (tensor<6x8xbf16>, tensor<4xf32>, tensor<2x16xf16>, tensor<256xf32>) {
     %0 = "stablehlo.all_reduce"(%x) ({
       ^computation(%lhs: tensor<bf16>, %rhs: tensor<bf16>) :

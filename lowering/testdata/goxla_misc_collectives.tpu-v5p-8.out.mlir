@@ -1,4 +1,4 @@
-module @misc attributes {stablehlo.num_replicas = 6} {
+module @misc attributes {stablehlo.num_replicas = 6, arc.target = "tpu:v5p-8", arc.env = {LIBTPU_INIT_ARGS = "--xla_tpu_force_1d_allreduce_at_chunk_count=1"}} {
   func.func @main(%x: tensor<6x8xbf16>, %y: tensor<4xf32>, %z: tensor<2x16xf16>, %n: tensor<256xf32>) -> (tensor<6x8xbf16>, tensor<4xf32>, tensor<2x16xf16>, tensor<256xf32>) {
     %0 = "stablehlo.all_reduce"(%x) ({
       ^computation(%lhs: tensor<bf16>, %rhs: tensor<bf16>) :
@@ -21,7 +21,7 @@ module @misc attributes {stablehlo.num_replicas = 6} {
         "stablehlo.return"(%10) : (tensor<f32>) -> ()
       }) {
         replica_groups = dense<[[0, 2], [1, 3], [4, 6], [5, 7]]> : tensor<4x2xi64>,
-        use_global_device_ids, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64
+        use_global_device_ids, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2], [1, 3], [4, 6], [5, 7]]> : tensor<4x2xi64>, arc.ring_max_hops = 1 : i64
       } : (tensor<256xf32>) -> tensor<256xf32>
       %c_2 = stablehlo.constant dense<1> : tensor<i64>
       %8 = stablehlo.add %iterArg, %c_2 : tensor<i64>

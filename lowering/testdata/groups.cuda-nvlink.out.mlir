@@ -1,6 +1,6 @@
 // Replica groups of every shape arc meets, on 16 replicas (two hosts of 8 GPUs,
 // or 16 TPU chips): 4 KiB f32 sums, so that only the groups decide.
-module @groups attributes {stablehlo.num_replicas = 16 : i64} {
+module @groups attributes {stablehlo.num_replicas = 16 : i64, arc.target = "cuda:nvlink"} {
   func.func @main(%x0: tensor<1024xf32>, %x1: tensor<1024xf32>, %x2: tensor<1024xf32>, %x3: tensor<1024xf32>, %x4: tensor<1024xf32>, %x5: tensor<1024xf32>, %x6: tensor<1024xf32>, %x7: tensor<1024xf32>, %x8: tensor<1024xf32>, %x9: tensor<1024xf32>, %x10: tensor<1024xf32>, %x11: tensor<1024xf32>, %x12: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>) {
     // ragged groups of 3 and 2 (padded with -1): groups of different sizes.
     %r0 = "stablehlo.all_reduce"(%x0) ({

@@ -1,6 +1,6 @@
 // Replica groups of every shape arc meets, on 16 replicas (two hosts of 8 GPUs,
 // or 16 TPU chips): 4 KiB f32 sums, so that only the groups decide.
-module @groups attributes {stablehlo.num_replicas = 16 : i64} {
+module @groups attributes {stablehlo.num_replicas = 16 : i64, arc.target = "tpu:v5p-8", arc.env = {LIBTPU_INIT_ARGS = "--xla_tpu_force_1d_allreduce_at_chunk_count=1"}} {
   func.func @main(%x0: tensor<1024xf32>, %x1: tensor<1024xf32>, %x2: tensor<1024xf32>, %x3: tensor<1024xf32>, %x4: tensor<1024xf32>, %x5: tensor<1024xf32>, %x6: tensor<1024xf32>, %x7: tensor<1024xf32>, %x8: tensor<1024xf32>, %x9: tensor<1024xf32>, %x10: tensor<1024xf32>, %x11: tensor<1024xf32>, %x12: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>) {
     // ragged groups of 3 and 2 (padded with -1): groups of different sizes.
     %r0 = "stablehlo.all_reduce"(%x0) ({
@@ -13,7 +13,7 @@ module @groups attributes {stablehlo.num_replicas = 16 : i64} {
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
     // groups of 1 device.
     %r2 = "stablehlo.all_reduce"(%x2) ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
@@ -25,13 +25,13 @@ module @groups attributes {stablehlo.num_replicas = 16 : i64} {
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>, arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v5p-8: rings with at most 3 hops per step; libtpu forced to a 1-D ring", arc.ring_max_hops = 3 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>, arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v5p-8: rings with at most 3 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>, arc.ring_max_hops = 3 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
     // one group of 6 (one-shot only).
     %r4 = "stablehlo.all_reduce"(%x4) ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 4, 5, 1, 3, 2]]> : tensor<1x6xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 4, 5, 1, 3, 2]]> : tensor<1x6xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 4, 5, 1, 3, 2]]> : tensor<1x6xi64>, arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
     // groups of 8, one per host.
     %r5 = "stablehlo.all_reduce"(%x5) ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
@@ -61,19 +61,19 @@ module @groups attributes {stablehlo.num_replicas = 16 : i64} {
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
     // strided groups of 4, as a tp=4 x dp=2 mesh's tp groups.
     %r10 = "stablehlo.all_reduce"(%x10) ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 2, 6, 4], [1, 3, 7, 5]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 2, 6, 4], [1, 3, 7, 5]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2, 6, 4], [1, 3, 7, 5]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
     // groups given in a scrambled order.
     %r11 = "stablehlo.all_reduce"(%x11) ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
     // no replica_groups: all 16 replicas.
     %r12 = "stablehlo.all_reduce"(%x12) ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):

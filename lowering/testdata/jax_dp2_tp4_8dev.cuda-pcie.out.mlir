@@ -1,6 +1,6 @@
 #loc1 = loc("x")
 #loc2 = loc("w")
-module @jit_dp_tp attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_dp_tp attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32, arc.target = "cuda:pcie"} {
   sdy.mesh @mesh = <["dp"=2, "tp"=4]>
   // A data-parallel x tensor-parallel step: one tp all-reduce per row-parallel matmul,
   // one dp all-reduce of the gradients, and a two-operand all-reduce.

@@ -1,6 +1,6 @@
 #loc1 = loc("x")
 #loc2 = loc("w")
-module @jit_dp_tp attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_dp_tp attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32, arc.target = "tpu:v5p-8", arc.env = {LIBTPU_INIT_ARGS = "--xla_tpu_force_1d_allreduce_at_chunk_count=1"}} {
   sdy.mesh @mesh = <["dp"=2, "tp"=4]>
   // A data-parallel x tensor-parallel step: one tp all-reduce per row-parallel matmul,
   // one dp all-reduce of the gradients, and a two-operand all-reduce.
@@ -11,12 +11,12 @@ module @jit_dp_tp attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas =
       ^bb0(%arg6: tensor<f16>, %arg7: tensor<f16>):
         %5 = stablehlo.add %arg6, %arg7 : tensor<f16> loc(#loc4)
         stablehlo.return %5 : tensor<f16> loc(#loc4)
-      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64} : (tensor<32x1024xf16>) -> tensor<32x1024xf16> loc(#loc4)
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64} : (tensor<32x1024xf16>) -> tensor<32x1024xf16> loc(#loc4)
       %3:2 = "stablehlo.all_reduce"(%arg5, %2) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> ({
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %5 = stablehlo.add %arg6, %arg7 : tensor<f32>
         stablehlo.return %5 : tensor<f32>
-      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64} : (tensor<8xf32>, tensor<32x1024xf16>) -> (tensor<8xf32>, tensor<32x1024xf16>)
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<8xf32>, tensor<32x1024xf16>) -> (tensor<8xf32>, tensor<32x1024xf16>)
       %4 = stablehlo.multiply %3#0, %3#0 : tensor<8xf32> // "%3#0" in a comment is not a use
       sdy.return %3#1, %3#0, %4 : tensor<32x1024xf16>, tensor<8xf32>, tensor<8xf32>
     } : (tensor<64x1024xf16>, tensor<1024x4096xf16>, tensor<8xf32>) -> (tensor<64x1024xf16>, tensor<8xf32>, tensor<8xf32>)

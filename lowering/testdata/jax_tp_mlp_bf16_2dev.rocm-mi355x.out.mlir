@@ -1,4 +1,4 @@
-module @jit_tp_mlp attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_tp_mlp attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32, arc.target = "rocm:mi355x"} {
   sdy.mesh @mesh = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
   sdy.mesh @mesh_0 = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
   func.func public @main(%arg0: tensor<16x512xbf16>, %arg1: tensor<512x2048xbf16>, %arg2: tensor<2048x512xbf16>) -> (tensor<16x512xbf16> {jax.result_info = "result"}) {

@@ -1,4 +1,4 @@
-module @jit_tp_mlp attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_tp_mlp attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32, arc.target = "tpu:v6e-256", arc.env = {LIBTPU_INIT_ARGS = "--xla_tpu_force_1d_allreduce_at_chunk_count=1"}} {
   sdy.mesh @mesh = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
   sdy.mesh @mesh_0 = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
   func.func public @main(%arg0: tensor<16x512xbf16>, %arg1: tensor<512x2048xbf16>, %arg2: tensor<2048x512xbf16>) -> (tensor<16x512xbf16> {jax.result_info = "result"}) {
@@ -26,7 +26,7 @@ module @jit_tp_mlp attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas 
       ^bb0(%arg6: tensor<bf16>, %arg7: tensor<bf16>):
         %17 = stablehlo.add %arg6, %arg7 : tensor<bf16>
         stablehlo.return %17 : tensor<bf16>
-      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring_max_hops = 1 : i64} : (tensor<16x512xbf16>) -> tensor<16x512xbf16>
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<16x512xbf16>) -> tensor<16x512xbf16>
       sdy.return %16 : tensor<16x512xbf16>
     } : (tensor<16x512xbf16>, tensor<512x2048xbf16>, tensor<2048x512xbf16>) -> tensor<16x512xbf16>
     return %0 : tensor<16x512xbf16>

@@ -2,7 +2,7 @@
 // A dp=2 x tp=4 program as JAX prints it (Shardy meshes, mesh-axes replica
 // groups): all-reduces over tp, over dp, over both axes, over sub-axes of tp,
 // and over tp of a second mesh whose device order is reversed.
-module @jit_mesh2d attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_mesh2d attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32, arc.target = "cuda:nvlink"} {
   sdy.mesh @mesh = <["dp"=2, "tp"=4]>
   sdy.mesh @mesh_rev = <["dp"=2, "tp"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
   func.func public @main(%arg0: tensor<64x1024xf16> loc("x"), %arg1: tensor<4096x1024xbf16>, %arg2: tensor<256xf32>) -> (tensor<64x1024xf16> {jax.result_info = "result[0]"}, tensor<4096x1024xbf16>, tensor<256xf32>) {

@@ -1,7 +1,7 @@
 // Multi-operand all-reduces on two groups of four: results named one by one
 // (go-xla's "%0, %1 = ...") and packed ("%2:3", used as "%2#k"), with operands
 // that arc lowers next to operands that stay native in the same op.
-module @multi_operand attributes {stablehlo.num_replicas = 8 : i64} {
+module @multi_operand attributes {stablehlo.num_replicas = 8 : i64, arc.target = "tpu:v5e-4"} {
   func.func @main(%a: tensor<64x128xf16>, %b: tensor<1024x1024xf16>, %c: tensor<4096xbf16>, %d: tensor<3xbf16>, %e: tensor<256xf32>, %f: tensor<5xf32>, %g: tensor<2048x1024xf32>, %h: tensor<3xf32>) -> (tensor<64x128xf16>, tensor<1024x1024xf16>, tensor<4096xbf16>, tensor<3xbf16>, tensor<256xf32>, tensor<2048x1024xf32>, tensor<5xf32>, tensor<3xf32>) {
     // Both operands lowered: 16 KiB and 2 MiB.
     %0, %1 = "stablehlo.all_reduce"(%a, %b) ({

@@ -1,6 +1,6 @@
 // Reductions other than sum, and sums of types arc's kernels do not take: all
 // stay native on GPUs (with the reason); on TPU every reduction is ring-ordered.
-module @reductions attributes {stablehlo.num_replicas = 2 : i64} {
+module @reductions attributes {stablehlo.num_replicas = 2 : i64, arc.target = "rocm:mi300x"} {
   func.func @main(%f32: tensor<1024xf32>, %f16: tensor<1024xf16>, %bf16: tensor<1024xbf16>, %i32: tensor<1024xi32>, %f64: tensor<1024xf64>, %i1: tensor<1024xi1>) -> (tensor<1024xf32>, tensor<1024xf16>, tensor<1024xbf16>, tensor<1024xi32>, tensor<1024xf64>, tensor<1024xi1>, tensor<1024xi32>, tensor<1024xf32>) {
     %0 = "stablehlo.all_reduce"(%f32) ({
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):

@@ -1,7 +1,7 @@
 // All-reduce sums of one group of 6 devices, at sizes on both sides of the built-in
 // profiles' thresholds: one-shot maximums (2, 4, 8 MiB), vLLM's QuickReduce minimums
 // (1, 2, 4, 8, 16, 64 MiB), and the crossovers where native becomes faster.
-module @sizes_w6 attributes {stablehlo.num_replicas = 6 : i64} {
+module @sizes_w6 attributes {stablehlo.num_replicas = 6 : i64, arc.target = "tpu:v5e-4"} {
   func.func @main(%x0: tensor<8xf16>, %x1: tensor<2048xf16>, %x2: tensor<32768xf16>, %x3: tensor<131072xf16>, %x4: tensor<262144xf16>, %x5: tensor<524280xf16>, %x6: tensor<524288xf16>, %x7: tensor<1048568xf16>, %x8: tensor<1048576xf16>, %x9: tensor<1048584xf16>, %x10: tensor<2097144xf16>, %x11: tensor<2097152xf16>, %x12: tensor<2097160xf16>, %x13: tensor<4194296xf16>, %x14: tensor<4194304xf16>, %x15: tensor<4194312xf16>, %x16: tensor<8388600xf16>, %x17: tensor<8388608xf16>, %x18: tensor<4xf32>, %x19: tensor<262144xf32>) -> (tensor<8xf16>, tensor<2048xf16>, tensor<32768xf16>, tensor<131072xf16>, tensor<262144xf16>, tensor<524280xf16>, tensor<524288xf16>, tensor<1048568xf16>, tensor<1048576xf16>, tensor<1048584xf16>, tensor<2097144xf16>, tensor<2097152xf16>, tensor<2097160xf16>, tensor<4194296xf16>, tensor<4194304xf16>, tensor<4194312xf16>, tensor<8388600xf16>, tensor<8388608xf16>, tensor<4xf32>, tensor<262144xf32>) {
     // f16, 16 B
     %r0 = "stablehlo.all_reduce"(%x0) ({

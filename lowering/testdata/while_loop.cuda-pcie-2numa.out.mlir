@@ -1,7 +1,7 @@
 // All-reduces inside control flow, as JAX prints a training loop: one in the
 // body of a stablehlo.while (its result carried to the next iteration), one
 // in a private function the body calls, and one after the loop on its result.
-module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 4 : i32} {
+module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 4 : i32, arc.target = "cuda:pcie-2numa"} {
   func.func public @main(%arg0: tensor<512x512xbf16>, %arg1: tensor<i32>) -> (tensor<512x512xbf16> {jax.result_info = "result"}) {
     %c = stablehlo.constant dense<0> : tensor<i32>
     %0:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg0) : tensor<i32>, tensor<512x512xbf16>

@@ -17,16 +17,21 @@ func lower(t *testing.T, target, src, libtpuArgs string) (string, *passes.Report
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := passes.ParseTarget(target)
+	slice, err := tpu.ParseTarget(target)
 	if err != nil {
 		t.Fatal(err)
 	}
+	tg := &tpu.Target{Slice: slice}
 	s := &passes.State{Module: m, Target: tg, Options: passes.Options{LibtpuInitArgs: libtpuArgs}}
-	p := passes.Pipeline{Passes: []passes.Pass{passes.AnalysePass, passes.SelectPass, tpu.Pass, passes.VerifyPass}}
+	p := passes.Pipeline{Passes: passes.Passes(tg), VerifyEach: true}
 	if err := p.Run(s); err != nil {
 		t.Fatal(err)
 	}
-	return s.Module.Src, s.Report
+	rep, err := passes.NewReport(s.Module, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Module.Src, rep
 }
 
 // allReduce is a one-op module over 8 partitions with the given groups
@@ -48,15 +53,13 @@ func allReduce(groups string) string {
 
 func TestPassWritesMeshAxesGroupsOutOverGlobalIDs(t *testing.T) {
 	// Without use_global_device_ids, explicit groups would name replicas:
-	// the pass adds it, so that the device ids it writes mean devices.
+	// the pass adds it (a unit attribute, among the op's properties), so that
+	// the device ids it writes mean devices.
 	src := allReduce(`channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp">]>`)
 	out, rep := lower(t, "tpu:v6e-8", src, "")
-	want := `replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>}> ({`
+	want := `replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, use_global_device_ids}> ({`
 	if !strings.Contains(out, want) {
 		t.Errorf("lowered module lacks %s:\n%s", want, out)
-	}
-	if !strings.Contains(out, "use_global_device_ids = true") {
-		t.Errorf("lowered module does not use global device ids:\n%s", out)
 	}
 	if row := rep.Collectives[0]; row.Lowering != "ring" || row.RingMaxHops != 1 {
 		t.Errorf("row: %s with %d hops, want ring with 1", row.Lowering, row.RingMaxHops)
@@ -115,5 +118,17 @@ func TestPassKeepsGroupsThatDoNotFitTheSlice(t *testing.T) {
 	}
 	if len(rep.Env) != 0 {
 		t.Errorf("env %v without rings", rep.Env)
+	}
+}
+
+// TestPassAddsAChannelForGlobalIDs: StableHLO requires a channel with
+// use_global_device_ids; a mesh-axes all-reduce without one gets a fresh
+// handle, above every handle the module uses.
+func TestPassAddsAChannelForGlobalIDs(t *testing.T) {
+	src := allReduce(`replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp">]>`)
+	out, _ := lower(t, "tpu:v6e-8", src, "")
+	want := `replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}> ({`
+	if !strings.Contains(out, want) {
+		t.Errorf("lowered module lacks %s:\n%s", want, out)
 	}
 }

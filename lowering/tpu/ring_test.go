@@ -199,7 +199,7 @@ func divisorShapes(dims []int) [][]int {
 // exists (two chips; a box spanning two or more dimensions, which on these slices always has an even chip count;
 // a line closed by wraparound), 2 for a line of three or more chips without wraparound (a path has no cycle).
 func TestRingEverySliceAndBlock(t *testing.T) {
-	for _, name := range Targets() {
+	for _, name := range targetNames() {
 		s := target(t, name)
 		for _, shape := range divisorShapes(s.Dims) {
 			var spanned []int // the dimensions the box spans

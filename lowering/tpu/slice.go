@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/passes/topology"
 )
 
@@ -42,16 +41,8 @@ var shapes2D = map[int][2]int{
 	1: {1, 1}, 4: {2, 2}, 8: {2, 4}, 16: {4, 4}, 32: {4, 8}, 64: {8, 8}, 128: {8, 16}, 256: {16, 16},
 }
 
-// Targets lists the TPU targets arc knows, in the order of passes.TargetNames.
-func Targets() []string {
-	var out []string
-	for _, name := range passes.TargetNames() {
-		if strings.HasPrefix(name, "tpu:") {
-			out = append(out, name)
-		}
-	}
-	return out
-}
+// sliceSizes are the chip counts of shapes2D, in order.
+var sliceSizes = []int{1, 4, 8, 16, 32, 64, 128, 256}
 
 // ParseTarget parses a TPU target such as "tpu:v6e-8".
 func ParseTarget(target string) (Slice, error) {
@@ -64,7 +55,7 @@ func ParseTarget(target string) (Slice, error) {
 	case gen == "v6e" || gen == "v5e":
 		shape, ok := shapes2D[n]
 		if !ok {
-			return Slice{}, fmt.Errorf("unknown TPU target %q: %s slices have 1, 4, 8, 16, 32, 64, 128 or 256 chips", target, gen)
+			return Slice{}, fmt.Errorf("unknown TPU target %q: %s slices have %s chips", target, gen, chipCounts())
 		}
 		dims := []int{shape[0], shape[1]}
 		return newSlice(target, gen, dims, []bool{dims[0] == 16, dims[1] == 16})
@@ -73,7 +64,7 @@ func ParseTarget(target string) (Slice, error) {
 	case gen == "v5p":
 		return Slice{}, fmt.Errorf("unknown TPU target %q: of v5p arc knows only tpu:v5p-8 (2x2x2)", target)
 	}
-	return Slice{}, fmt.Errorf("unknown TPU target %q (known: %s)", target, strings.Join(Targets(), ", "))
+	return Slice{}, fmt.Errorf("unknown TPU target %q (known: %s)", target, strings.Join(targetNames(), ", "))
 }
 
 // Chips returns the number of chips in the slice.
@@ -97,4 +88,13 @@ func (s Slice) Shape() string {
 func newSlice(target, gen string, dims []int, wrap []bool) (Slice, error) {
 	t, err := topology.Mesh(target, dims, wrap, "ici")
 	return Slice{Target: target, Gen: gen, Dims: dims, Wrap: wrap, Topology: t}, err
+}
+
+// chipCounts prints sliceSizes as "1, 4, ... or 256".
+func chipCounts() string {
+	words := make([]string, len(sliceSizes))
+	for i, n := range sliceSizes {
+		words[i] = strconv.Itoa(n)
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -61,9 +61,12 @@ func TestTargetsAllParse(t *testing.T) {
 	if len(targets) != 17 {
 		t.Errorf("%d targets, want 8 v6e + 8 v5e + v5p-8", len(targets))
 	}
-	for _, target := range targets {
-		if _, err := ParseTarget(target); err != nil {
-			t.Errorf("listed target %s: %v", target, err)
+	for i, target := range targets {
+		if target.Name() != targetNames()[i] {
+			t.Errorf("target %d is %s, want %s", i, target.Name(), targetNames()[i])
+		}
+		if _, err := ParseTarget(target.Name()); err != nil {
+			t.Errorf("listed target %s: %v", target.Name(), err)
 		}
 	}
 }

@@ -37,7 +37,7 @@ func TestSpecsOfLoweredPrograms(t *testing.T) {
 		{"native", collective.Spec{Algo: "oneshot", DType: num.F16, World: 2}},
 	} {
 		force := config{lowering: tc.lowering}.force(3)
-		out, _, err := arc.Compile("m", []byte(threeOperands), arc.Options{Target: "cuda:nvlink", CastBF16: true, Force: force})
+		out, _, err := arc.Compile("m", []byte(threeOperands), arc.Options{Target: "cuda:nvlink", Force: force})
 		if err != nil {
 			t.Fatal(err)
 		}

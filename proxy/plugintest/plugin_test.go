@@ -281,7 +281,7 @@ func TestWithTheArcBinary(t *testing.T) {
 	if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
-	want, _, err := arc.Compile("-", []byte(fakepjrt.Program(t)), arc.Options{Target: "cuda:nvlink", CastBF16: true})
+	want, _, err := arc.Compile("-", []byte(fakepjrt.Program(t)), arc.Options{Target: "cuda:nvlink"})
 	if err != nil {
 		t.Fatal(err)
 	}

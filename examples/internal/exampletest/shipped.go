@@ -54,8 +54,8 @@ func CheckProgram(t *testing.T, run func(args []string, stdout, stderr io.Writer
 func CheckReports(t *testing.T) {
 	t.Helper()
 	src := read(t, model)
-	for _, target := range passes.TargetNames() {
-		_, rep, err := arc.Compile(model, src, arc.Options{Target: target, CastBF16: true})
+	for _, target := range arc.Targets() {
+		_, rep, err := arc.Compile(model, src, arc.Options{Target: target})
 		if err != nil {
 			t.Errorf("arc compile --target %s %s: %v", target, model, err)
 			continue
@@ -82,7 +82,7 @@ func CheckInspect(t *testing.T) {
 	src := read(t, model)
 	golden(t, filepath.Join("testdata", "inspect.txt"), table(t, src), "arc inspect "+model)
 	for _, target := range ReadmeTargets {
-		lowered, _, err := arc.Compile(model, src, arc.Options{Target: target, Quant: "none", CastBF16: true})
+		lowered, _, err := arc.Compile(model, src, arc.Options{Target: target, Quant: "none"})
 		if err != nil {
 			t.Fatalf("arc compile --target %s: %v", target, err)
 		}

@@ -1,4 +1,4 @@
-package passes
+package cuda
 
 import (
 	"embed"
@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+
+	"github.com/arcpass/arc/passes"
 )
 
 // tunedFS holds the profiles `arc tune` measured on real machines, one file
@@ -22,12 +24,12 @@ func tunedFile(target string) string {
 
 // tunedProfile reads the measured profile of a target from fsys, or returns
 // nil when there is none.
-func tunedProfile(fsys fs.FS, target string) (*Profile, error) {
+func tunedProfile(fsys fs.FS, target string) (*passes.Profile, error) {
 	data, err := fs.ReadFile(fsys, tunedFile(target))
 	if err != nil {
 		return nil, nil // not measured yet: the estimates stand
 	}
-	p, err := parseProfile(tunedFile(target), data)
+	p, err := passes.ParseProfile(tunedFile(target), data)
 	if err != nil {
 		return nil, err
 	}
@@ -42,38 +44,17 @@ func tunedProfile(fsys fs.FS, target string) (*Profile, error) {
 // cost; everything else keeps the estimate. A measured file that does not
 // load leaves the estimates alone (TestTunedProfilesLoad keeps that from
 // shipping).
-func withTuned(est *Profile) *Profile {
-	load, _ := tunedCache.LoadOrStore(est.Target, sync.OnceValues(func() (*Profile, error) {
+func withTuned(est *passes.Profile) *passes.Profile {
+	load, _ := tunedCache.LoadOrStore(est.Target, sync.OnceValues(func() (*passes.Profile, error) {
 		return tunedProfile(tunedFS, est.Target)
 	}))
-	tuned, err := load.(func() (*Profile, error))()
+	tuned, err := load.(func() (*passes.Profile, error))()
 	if err != nil || tuned == nil {
 		return est
 	}
-	return overlay(est, tuned)
+	return passes.Overlay(est, tuned)
 }
 
 // tunedCache parses each embedded profile once: every compile (and every
 // Decide without a profile) builds the target's built-in profile.
-var tunedCache sync.Map // target -> func() (*Profile, error)
-
-// overlay returns est with every cost tuned has replacing est's.
-func overlay(est, tuned *Profile) *Profile {
-	out := &Profile{Target: est.Target, Source: tuned.Source + "; elsewhere: " + est.Source, Costs: map[string]map[string]map[string]Cost{}}
-	for _, p := range []*Profile{est, tuned} {
-		for w, byType := range p.Costs {
-			if out.Costs[w] == nil {
-				out.Costs[w] = map[string]map[string]Cost{}
-			}
-			for dt, costs := range byType {
-				if out.Costs[w][dt] == nil {
-					out.Costs[w][dt] = map[string]Cost{}
-				}
-				for key, c := range costs {
-					out.Costs[w][dt][key] = c
-				}
-			}
-		}
-	}
-	return out
-}
+var tunedCache sync.Map // target -> func() (*passes.Profile, error)

@@ -1,12 +1,15 @@
-package passes_test
+package gpu_test
 
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/lowering"
 	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/passes/topology"
 )
@@ -18,7 +21,7 @@ const (
 
 func target(t *testing.T, name string) passes.Target {
 	t.Helper()
-	tg, err := passes.ParseTarget(name)
+	tg, err := lowering.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +48,7 @@ func sum(dtype string, n int64, groups ...[]int64) passes.Row {
 
 func decide(t *testing.T, tg string, opts passes.Options, row passes.Row) passes.Decision {
 	t.Helper()
-	d, err := passes.Decide(target(t, tg), opts, row)
+	d, err := target(t, tg).Decide(row, opts)
 	if err != nil {
 		t.Fatalf("%s, %s %d B over %v: %v", tg, row.DType, row.Bytes, row.Groups, err)
 	}
@@ -182,7 +185,7 @@ func TestThresholdEdges(t *testing.T) {
 		{"vLLM INT6 minimum, fp16 TP4", "rocm:mi355x", "int6", 4, "f16", 4 * mib, "quickreduce:fp", "quickreduce:int6"},
 	}
 	for _, c := range cases {
-		opts := passes.Options{Quant: c.quant, CastBF16: true}
+		opts := passes.Options{Quant: c.quant}
 		for _, n := range []int64{c.edge - 16, c.edge, c.edge + 16} {
 			d := decide(t, c.target, opts, sum(c.dtype, n, iota(0, c.world)))
 			want := c.from
@@ -221,7 +224,7 @@ func TestBuiltinBounds(t *testing.T) {
 		"cuda:pcie-nop2p": {"f16": host, "bf16": host},
 	}
 	for name, byType := range measured {
-		p := passes.BuiltinProfile(target(t, name))
+		p := passes.ProfileOf(target(t, name))
 		for dt, want := range byType {
 			for key, b := range want {
 				c, ok := p.Lookup(2, dt, key)
@@ -236,7 +239,7 @@ func TestBuiltinBounds(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]int64{"cuda:nvlink": 8 * mib, "cuda:pcie": 4 * mib, "cuda:pcie-nop2p": 2 * mib, "cuda:pcie-2numa": 2 * mib, "rocm:mi300x": 8 * mib, "rocm:mi355x": 8 * mib} {
-		p := passes.BuiltinProfile(target(t, name))
+		p := passes.ProfileOf(target(t, name))
 		for _, w := range []int{2, 4, 6, 8} {
 			for _, dt := range []string{"f16", "bf16", "f32"} {
 				if w == 2 && measured[name][dt] != nil {
@@ -259,7 +262,7 @@ func TestBuiltinBounds(t *testing.T) {
 		"bf16": {2: {8, 8, 8}, 4: {64, 64, 16}, 8: {-1, -1, -1}},
 	}
 	for _, name := range []string{"rocm:mi300x", "rocm:mi355x"} {
-		p := passes.BuiltinProfile(target(t, name))
+		p := passes.ProfileOf(target(t, name))
 		for dt, byWorld := range vllm {
 			for w, mb := range byWorld {
 				for i, codecs := range [][]string{{"int8", "fp8"}, {"int6"}, {"int4", "int4r"}} {
@@ -333,9 +336,9 @@ var gpuTargets = []string{"cuda:nvlink", "cuda:pcie", "cuda:pcie-nop2p", "cuda:p
 func TestNeverSlowerThanNativeAndNoDeadZone(t *testing.T) {
 	for _, name := range gpuTargets {
 		tg := target(t, name)
-		prof := passes.BuiltinProfile(tg)
+		prof := passes.ProfileOf(tg)
 		for _, quant := range passes.Quants {
-			opts := passes.Options{Quant: quant, CastBF16: true, Profile: prof} // the built-in profile, built once
+			opts := passes.Options{Quant: quant, Profile: prof} // the built-in profile, built once
 			for _, w := range []int64{2, 4, 6, 8} {
 				for _, dt := range []string{"f16", "bf16", "f32"} {
 					keys := []string{"oneshot", "twoshot:fp", "hier:fp"}
@@ -351,7 +354,7 @@ func TestNeverSlowerThanNativeAndNoDeadZone(t *testing.T) {
 								best, bestKey = c.At(n), key
 							}
 						}
-						d, err := passes.Decide(tg, opts, sum(dt, n, iota(0, w)))
+						d, err := tg.Decide(sum(dt, n, iota(0, w)), opts)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -384,7 +387,7 @@ func TestNeverSlowerThanNativeAndNoDeadZone(t *testing.T) {
 func TestNativeCrossovers(t *testing.T) {
 	flips := 0
 	for _, name := range gpuTargets {
-		opts := passes.Options{Profile: passes.BuiltinProfile(target(t, name))}
+		opts := passes.Options{Profile: passes.ProfileOf(target(t, name))}
 		for _, w := range []int64{2, 4, 6, 8} {
 			for _, dt := range []string{"f16", "bf16", "f32"} {
 				row := func(n int64) passes.Decision { return decide(t, name, opts, sum(dt, n, iota(0, w))) }
@@ -454,7 +457,7 @@ func TestForce(t *testing.T) {
 		{"tpu:v6e-8", "0=native", sum("f32", 4*kib, four), "native:none:"},
 	}
 	for _, c := range ok {
-		d, err := passes.Decide(target(t, c.target), passes.Options{Force: force(c.force)}, c.row)
+		d, err := target(t, c.target).Decide(c.row, passes.Options{Force: force(c.force)})
 		if err != nil {
 			t.Errorf("%s --force %s: %v", c.target, c.force, err)
 			continue
@@ -480,7 +483,7 @@ func TestForce(t *testing.T) {
 		{"none", "0=oneshot", sum("f16", 4*kib, four), "--force 0=oneshot: target none"},
 	}
 	for _, c := range fail {
-		_, err := passes.Decide(target(t, c.target), passes.Options{Force: force(c.force)}, c.row)
+		_, err := target(t, c.target).Decide(c.row, passes.Options{Force: force(c.force)})
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s --force %s: %v, want an error starting %q", c.target, c.force, err, c.want)
 		}
@@ -515,7 +518,7 @@ func TestForceAll(t *testing.T) {
 			sum("f16", 4*kib, four), "oneshot:none", "forced by --force"},
 		{"cuda:nvlink", map[int]passes.Force{passes.ForceAll: {Lowering: "native"}}, sum("f16", 4*kib, four), "native:none", "forced native"},
 	} {
-		d, err := passes.Decide(target(t, c.target), passes.Options{Force: c.force}, c.row)
+		d, err := target(t, c.target).Decide(c.row, passes.Options{Force: c.force})
 		if err != nil {
 			t.Errorf("%s %v: %v", c.target, c.force, err)
 			continue
@@ -556,5 +559,28 @@ func TestParseForce(t *testing.T) {
 		if _, _, err := passes.ParseForce(s); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseForce(%q): %v, want an error with %q", s, err, want)
 		}
+	}
+}
+
+// TestDecideOnALoadedProfile: the policy runs on a --profile file: 64 KiB
+// may take the one-shot kernel, 64 KiB + 16 may not (and two-shot is off).
+func TestDecideOnALoadedProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.json")
+	if err := os.WriteFile(path, []byte(`{"target": "cuda:nvlink", "source": "a test", "costs": {"4": {"f16": {
+      "native": {"points": [[4096, 20], [1048576, 30]]},
+      "oneshot": {"latency_us": 5, "gbps": 100, "max_bytes": 65536},
+      "twoshot:fp": {"off": true}}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := passes.LoadProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := passes.Options{Profile: p}
+	if d := decide(t, "cuda:nvlink", opts, sum("f16", 64*kib, iota(0, 4))); d.Lowering != "oneshot" {
+		t.Errorf("64 KiB: %s (%s)", d.Lowering, d.Reason)
+	}
+	if d := decide(t, "cuda:nvlink", opts, sum("f16", 64*kib+16, iota(0, 4))); d.Lowering != "native" {
+		t.Errorf("64 KiB + 16: %s (%s)", d.Lowering, d.Reason)
 	}
 }

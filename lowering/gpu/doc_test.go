@@ -1,4 +1,4 @@
-package passes_test
+package gpu_test
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // The decision table of docs/LOWERINGS.md lies between these lines.
 const (
-	tableStart = "<!-- decision table: written by TestLoweringsDocIsCurrent (go test ./passes) -->\n"
+	tableStart = "<!-- decision table: written by TestLoweringsDocIsCurrent (go test ./lowering/gpu) -->\n"
 	tableEnd   = "<!-- end of the decision table -->\n"
 )
 
@@ -19,7 +19,7 @@ const (
 // says what each GPU target chooses, size by size, is what the built-in
 // profiles choose.
 func TestLoweringsDocIsCurrent(t *testing.T) {
-	doc, err := os.ReadFile("../docs/LOWERINGS.md")
+	doc, err := os.ReadFile("../../docs/LOWERINGS.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func decisionTable(t *testing.T) string {
 	var b strings.Builder
 	b.WriteString("| target | world | f16 sum, default options: lowering up to the size given |\n| --- | --- | --- |\n")
 	for _, name := range gpuTargets {
-		opts := passes.Options{Profile: passes.BuiltinProfile(target(t, name)), CastBF16: true}
+		opts := passes.Options{Profile: passes.ProfileOf(target(t, name))}
 		for _, w := range []int64{2, 4, 6, 8} {
 			word := func(n int64) string {
 				d := decide(t, name, opts, sum("f16", n, iota(0, w)))

@@ -1,13 +1,15 @@
-package passes
+package cuda
 
 import (
 	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/arcpass/arc/passes"
 )
 
-// TestTunedProfilesLoad: every profile a tune run left in passes/profiles/
+// TestTunedProfilesLoad: every profile a tune run left in profiles/
 // loads, is for the target its name says, and shows in that target's
 // built-in profile.
 func TestTunedProfilesLoad(t *testing.T) {
@@ -21,11 +23,15 @@ func TestTunedProfilesLoad(t *testing.T) {
 		if err != nil || tuned == nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		tg, err := ParseTarget(target)
-		if err != nil {
-			t.Fatalf("%s names no target: %v", f, err)
+		var built *passes.Profile
+		for _, tg := range Targets() {
+			if tg.Name() == target {
+				built = passes.ProfileOf(tg)
+			}
 		}
-		built := BuiltinProfile(tg)
+		if built == nil {
+			t.Fatalf("%s names no CUDA target", f)
+		}
 		for w, byType := range tuned.Costs {
 			for dt, costs := range byType {
 				for key, c := range costs {
@@ -72,31 +78,3 @@ func TestTunedProfile(t *testing.T) {
 
 // TestOverlay: measured costs replace estimated ones key by key; worlds,
 // dtypes and lowerings the tune run did not measure keep the estimates.
-func TestOverlay(t *testing.T) {
-	est := &Profile{Target: "cuda:nvlink", Source: "estimate", Costs: map[string]map[string]map[string]Cost{
-		"2": {"f16": {"native": {GBps: 100}, "oneshot": {GBps: 50}}, "f32": {"native": {GBps: 90}}},
-		"4": {"f16": {"native": {GBps: 80}}},
-	}}
-	tuned := &Profile{Target: "cuda:nvlink", Source: "measured", Costs: map[string]map[string]map[string]Cost{
-		"2": {"f16": {"native": {GBps: 200}, "twoshot:int8": {GBps: 300, MinBytes: 1 << 20}}},
-	}}
-	got := overlay(est, tuned)
-	want := map[string]float64{"2/f16/native": 200, "2/f16/oneshot": 50, "2/f16/twoshot:int8": 300, "2/f32/native": 90, "4/f16/native": 80}
-	n := 0
-	for w, byType := range got.Costs {
-		for dt, costs := range byType {
-			for key, c := range costs {
-				n++
-				if k := w + "/" + dt + "/" + key; c.GBps != want[k] {
-					t.Errorf("%s: %g GB/s, want %g", k, c.GBps, want[k])
-				}
-			}
-		}
-	}
-	if n != len(want) {
-		t.Errorf("overlay has %d costs, want %d", n, len(want))
-	}
-	if got.Source != "measured; elsewhere: estimate" || est.Costs["2"]["f16"]["native"].GBps != 100 {
-		t.Errorf("source %q; the estimate must stay untouched (native %g)", got.Source, est.Costs["2"]["f16"]["native"].GBps)
-	}
-}

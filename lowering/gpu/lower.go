@@ -1,41 +1,45 @@
-// Package arccall rewrites the all-reduces that the select pass gave to one of
-// arc's GPU kernels into typed-FFI custom calls of arc_allreduce, the handler
-// that arc's runtime registers with the CUDA or ROCm PJRT plugin. Each lowered
-// operand becomes one call; operands that stay native stay in one all-reduce.
-// Results keep their names where the module spells them one by one; a packed
-// result ("%3:2", used as "%3#1") is split into fresh names and its uses
-// renamed. The CUDA and ROCm lowerings are this rewrite with their own rules.
-package arccall
+// Package gpu is what arc's GPU targets share: the Machine that describes
+// one (the kernels it offers, their eligibility rules, the analytic cost
+// model) and the rewrite of the all-reduces select gave to one of arc's
+// kernels into typed-FFI custom calls of arc_allreduce, the handler that
+// arc's runtime registers with the CUDA or ROCm PJRT plugin. Each lowered
+// operand becomes one call; operands that stay native stay in one
+// all-reduce. Results keep their names where the module spells them one by
+// one; a packed result ("%3:2", used as "%3#1") is split into fresh names
+// and its uses renamed. lowering/cuda and lowering/rocm are machines of it.
+package gpu
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
 
-// Lower rewrites every all-reduce of s.Module according to the report's
-// decisions, and records native decisions on the all-reduces that stay.
+// Lower rewrites every all-reduce whose decisions (passes.WriteDecisions)
+// name one of arc's kernels. It reads nothing but the module.
 func Lower(s *passes.State) error {
 	m := s.Module
+	rep, err := passes.NewReport(m, "")
+	if err != nil {
+		return err
+	}
 	l := &lowerer{m: m, ed: m.Edit(), renamed: map[string]string{}, rewritten: map[*ir.Op]bool{}}
 	byOp := map[*ir.Op][]*passes.Row{}
 	var order []*ir.Op
-	for i := range s.Report.Collectives {
-		row := &s.Report.Collectives[i]
+	for i := range rep.Collectives {
+		row := &rep.Collectives[i]
 		c := row.Collective
-		if c == nil || c.Kind != "all_reduce" || c.Arc != nil {
-			continue
+		if c.Kind != "all_reduce" || c.Arc == nil || c.Op.Name == "stablehlo.custom_call" {
+			continue // undecided, or lowered already
 		}
 		if _, seen := byOp[c.Op]; !seen {
 			order = append(order, c.Op)
 		}
 		byOp[c.Op] = append(byOp[c.Op], row)
-		if row.Lowering != "native" && row.Lowering != "" {
+		if row.Lowering != "native" {
 			l.rewritten[c.Op] = true
 		}
 	}
@@ -43,6 +47,9 @@ func Lower(s *passes.State) error {
 		if err := l.lowerOp(op, byOp[op]); err != nil {
 			return err
 		}
+	}
+	if !l.ed.Changed() {
+		return nil
 	}
 	out, err := l.ed.Apply()
 	if err != nil {
@@ -65,10 +72,10 @@ type lowerer struct {
 	remainders [][]*passes.Row
 }
 
-// markRemainders records the native decision on the all-reduces that
-// lowering split off, as on every other native all-reduce, so that a second
-// compile keeps them as they are. They are the all-reduces of out that carry
-// no decision yet, in source order.
+// markRemainders records on the all-reduces that lowering split off (the
+// operands of a partly lowered op that stay native) the decisions of their
+// own operands only. They are the ops of out that still carry decisions of
+// more operands than they have, in source order.
 func markRemainders(out *ir.Module, remainders [][]*passes.Row) (*ir.Module, error) {
 	if len(remainders) == 0 {
 		return out, nil
@@ -80,13 +87,20 @@ func markRemainders(out *ir.Module, remainders [][]*passes.Row) (*ir.Module, err
 	ed := out.Edit()
 	k := 0
 	for _, c := range cs {
-		if c.Kind != "all_reduce" || c.Arc != nil {
+		if c.Kind != "all_reduce" || c.Op.Name == "stablehlo.custom_call" || !splitOff(out, c) {
 			continue
 		}
 		if k == len(remainders) {
-			return nil, out.Errorf(int(c.Op.Start), "internal error: %s left without a decision", c.Op.Name)
+			return nil, out.Errorf(int(c.Op.Start), "internal error: %s carries the decisions of another op", c.Op.Name)
 		}
-		if err := passes.MarkNative(ed, c.Op, remainders[k]); err != nil {
+		ds := make([]passes.Decision, len(remainders[k]))
+		for i, r := range remainders[k] {
+			ds[i] = r.Decision()
+		}
+		if len(ds) != len(c.OperandTypes) {
+			return nil, out.Errorf(int(c.Op.Start), "internal error: %s has %d operands for %d decisions", c.Op.Name, len(c.OperandTypes), len(ds))
+		}
+		if err := passes.WriteDecisions(ed, c.Op, ds); err != nil {
 			return nil, err
 		}
 		k++
@@ -95,6 +109,14 @@ func markRemainders(out *ir.Module, remainders [][]*passes.Row) (*ir.Module, err
 		return nil, fmt.Errorf("internal error: %d split all-reduces lost", len(remainders)-k)
 	}
 	return ed.Apply()
+}
+
+// splitOff reports an all-reduce that carries the decisions of the op it
+// was split from: one per operand of that op, more than it has.
+func splitOff(m *ir.Module, c *ir.Collective) bool {
+	v, ok := m.Attr(c.Op, passes.AttrLowering)
+	elems, isArray := ir.SplitArray(v)
+	return ok && isArray && len(elems) != len(c.OperandTypes)
 }
 
 // use maps an operand through the renames made so far.
@@ -122,7 +144,7 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 		}
 	}
 	if len(lowered) == 0 {
-		return passes.MarkNative(ed, op, native)
+		return nil // select wrote the native decisions already
 	}
 	results := resultNames(m, op)
 	packed := len(results) == 1 && results[0].Count > 1
@@ -229,17 +251,7 @@ func Call(operand string, t ir.TensorType, row *passes.Row) string {
 		ir.Quote(row.Algo), cast, ir.Quote(row.Codec), strings.Join(ids, ", "), ir.Quote(row.Link), row.GroupSize)
 	layout := layoutOf(len(t.Shape))
 	return fmt.Sprintf(`"stablehlo.custom_call"(%s) {api_version = 4 : i32, arc.est_us = %s, arc.lowering = %s, arc.native_us = %s, arc.reason = %s, backend_config = %s, call_target_name = %s, has_side_effect = true, operand_layouts = [%s], result_layouts = [%s]} : (%s) -> %s`,
-		operand, usAttr(row.EstUS), ir.Quote(row.Lowering), usAttr(row.NativeUS), ir.Quote(row.Reason), cfg, ir.Quote(ir.ArcTarget), layout, layout, t, t)
-}
-
-// usAttr prints a time estimate as an f64 attribute. MLIR reads "7" as an
-// integer, so a whole number keeps its ".0".
-func usAttr(us float64) string {
-	s := strconv.FormatFloat(math.Round(us*100)/100, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".eE") {
-		s += ".0"
-	}
-	return s + " : f64"
+		operand, passes.USAttr(row.EstUS), ir.Quote(row.Lowering), passes.USAttr(row.NativeUS), ir.Quote(row.Reason), cfg, ir.Quote(ir.ArcTarget), layout, layout, t, t)
 }
 
 // layoutOf is the row-major layout of a rank-n tensor: dims n-1 .. 0.

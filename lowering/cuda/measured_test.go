@@ -1,13 +1,62 @@
-package passes_test
+package cuda_test
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"strconv"
 	"testing"
 
+	"github.com/arcpass/arc/lowering/cuda"
 	"github.com/arcpass/arc/passes"
 )
+
+const (
+	kib = int64(1) << 10
+	mib = int64(1) << 20
+)
+
+// decide selects the lowering of row on the CUDA target name.
+func decide(t *testing.T, name string, opts passes.Options, row passes.Row) passes.Decision {
+	t.Helper()
+	for _, tg := range cuda.Targets() {
+		if tg.Name() == name {
+			d, err := tg.Decide(row, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+	}
+	t.Fatalf("no CUDA target %s", name)
+	return passes.Decision{}
+}
+
+// sum is an all-reduce row summing n bytes of dtype over one group.
+func sum(dtype string, n int64, group []int64) passes.Row {
+	return passes.Row{Op: "all_reduce", DType: dtype, Bytes: n, Reduction: "sum", Groups: [][]int64{group}, GroupSize: len(group)}
+}
+
+// sizes are 16-byte multiples from 16 B to 256 MiB in steps of 2^(1/8).
+func sizes() []int64 {
+	var out []int64
+	for k := 32; k <= 8*28; k++ {
+		n := int64(math.Pow(2, float64(k)/8)) / 16 * 16
+		if len(out) == 0 || n != out[len(out)-1] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// iota returns the group [from, from+1, ..., from+n-1].
+func iota(from, n int64) []int64 {
+	g := make([]int64, n)
+	for i := range g {
+		g[i] = from + int64(i)
+	}
+	return g
+}
 
 // cell is one measured all-reduce: dtype, bytes per rank and profile key.
 type cell struct {
@@ -118,8 +167,8 @@ func TestBuiltinProfilesFollowTheH200Run(t *testing.T) {
 		target, csv string
 		oneshotTo   int64 // sizes up to this take oneshot whatever --quant says
 	}{
-		{"cuda:nvlink", "../docs/bench/h200-xla-peer.csv", 1 * mib},
-		{"cuda:pcie-nop2p", "../docs/bench/h200-xla-host.csv", 512 << 10},
+		{"cuda:nvlink", "../../docs/bench/h200-xla-peer.csv", 1 * mib},
+		{"cuda:pcie-nop2p", "../../docs/bench/h200-xla-host.csv", 512 << 10},
 	} {
 		b := readBenchCSV(t, run.csv)
 		checked, unmeasured := 0, 0

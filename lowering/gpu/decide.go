@@ -1,0 +1,313 @@
+package gpu
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/arcpass/arc/abi"
+	"github.com/arcpass/arc/passes"
+	"github.com/arcpass/arc/passes/topology"
+)
+
+// Machine is a GPU target: what arc's kernels can do on it, its cost model
+// and its rewrite. lowering/cuda and lowering/rocm describe their machines
+// with it.
+type Machine struct {
+	Target string // "cuda:nvlink"
+	// Link is how the kernels reach peers: "peer" or "host" (pinned host
+	// memory, for machines without peer access).
+	Link string
+	// NodeSize is how many GPUs a host holds: a group must fit in one.
+	NodeSize int
+	// Hier offers the 2 x W/2 hierarchical kernel at worlds 4 and 8, for a
+	// machine of two halves behind a slower link; groups may then span the
+	// nodes of a --topology.
+	Hier bool
+	// TwoShot is the word for a two-shot lowering ("twoshot"; ROCm says
+	// "quickreduce"); FP8's is "lowprec", TensorRT-LLM's name.
+	TwoShot string
+	// CastBF16 sends bf16 as fp16 through the fp codec unless --keep-bf16
+	// (QuickReduce's default on ROCm).
+	CastBF16 bool
+	// Pass names the lowering pass ("lower-cuda").
+	Pass string
+	// Model builds the built-in cost model, once.
+	Model func() *passes.Profile
+
+	once    sync.Once
+	profile *passes.Profile
+	lower   passes.Pass
+}
+
+// Name is the target's name.
+func (m *Machine) Name() string { return m.Target }
+
+// Profile is the built-in cost model.
+func (m *Machine) Profile() *passes.Profile {
+	m.once.Do(func() { m.profile = m.Model() })
+	return m.profile
+}
+
+// Lower is the pass that turns the decisions into calls of arc's kernels.
+func (m *Machine) Lower() passes.Pass {
+	if m.lower == nil {
+		m.lower = passes.Func(m.Pass, []string{"select"}, Lower)
+	}
+	return m.lower
+}
+
+// kernels is what arc's GPU kernels take on this machine.
+func (m *Machine) kernels() *passes.Kernels {
+	return &passes.Kernels{
+		DTypes:   abi.DTypes,
+		Align:    abi.AlignBytes,
+		Capacity: abi.DefaultMaxBytes,
+		Worlds: func(g int) string {
+			if slices.Contains(abi.TwoShotWorlds, g) || slices.Contains(abi.OneShotWorlds, g) {
+				return ""
+			}
+			return fmt.Sprintf("group size %d: arc's kernels run on %s devices (%s for one-shot)", g,
+				orList(abi.TwoShotWorlds), orList(onlyOneShot()))
+		},
+		Fits: m.fits,
+	}
+}
+
+// onlyOneShot lists the worlds only the one-shot kernel runs.
+func onlyOneShot() []int {
+	var out []int
+	for _, w := range abi.OneShotWorlds {
+		if !slices.Contains(abi.TwoShotWorlds, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func orList(ns []int) string {
+	words := make([]string, len(ns))
+	for i, n := range ns {
+		words[i] = fmt.Sprint(n)
+	}
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// candidate is one way arc's kernels could run an all-reduce.
+type candidate struct {
+	algo, codec string
+	est         float64
+}
+
+// key is the candidate's key in a cost profile.
+func (c candidate) key() string {
+	if c.algo == "oneshot" {
+		return "oneshot"
+	}
+	return c.algo + ":" + c.codec
+}
+
+// Decide selects the lowering of one all-reduce row: the fastest of arc's
+// kernels by the cost model, when it beats native.
+func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, error) {
+	force := opts.ForceOf(row.Index)
+	if force.On && force.Lowering == "native" {
+		return passes.Native("forced native by --force"), nil
+	}
+	if reason := passes.Ineligible(row, opts, m.kernels()); reason != "" {
+		if force.On && !force.All {
+			return force.Cannot("%s", reason)
+		}
+		return passes.Native(reason), nil
+	}
+	if force.On && force.Lowering == "ring" {
+		return force.Cannot("ring is a TPU lowering")
+	}
+	prof := opts.Profile
+	if prof == nil {
+		prof = m.Profile()
+	}
+	world := row.GroupSize
+	nativeCost, ok := prof.Lookup(world, row.DType, "native")
+	if !ok {
+		return passes.Native(fmt.Sprintf("profile has no native cost for world %d", world)), nil
+	}
+	nativeUS := nativeCost.At(row.Bytes)
+	native := passes.Native("")
+	native.EstUS, native.NativeUS = nativeUS, nativeUS
+
+	var cands []candidate
+	var skipped []string
+	extra := ""
+	if force.On {
+		extra = force.Codec
+		if force.Lowering == "lowprec" && extra == "" {
+			extra = "fp8"
+		}
+	}
+	for _, cand := range m.candidates(opts, world, extra) {
+		if force.On && !m.matches(force.Force, cand) {
+			continue
+		}
+		cost, ok := prof.Lookup(world, row.DType, cand.key())
+		if !ok {
+			continue
+		}
+		if !cost.Allows(row.Bytes) && !force.On {
+			skipped = append(skipped, fmt.Sprintf("%s needs %s", cand.key(), sizeRange(cost)))
+			continue
+		}
+		cand.est = cost.At(row.Bytes)
+		cands = append(cands, cand)
+	}
+	if len(cands) == 0 {
+		if force.On {
+			return force.Cannot("no such kernel for %s at world %d (check --quant)", m.Target, world)
+		}
+		native.Reason = "no arc kernel fits this size"
+		if len(skipped) > 0 {
+			native.Reason += ": " + strings.Join(skipped, ", ")
+		}
+		return native, nil
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].est < cands[j].est })
+	best := cands[0]
+	if best.est >= nativeUS && !force.On {
+		native.Reason = fmt.Sprintf("native is faster: %.1f us vs %.1f us for arc's best (%s)", nativeUS, best.est, m.describe(best))
+		return native, nil
+	}
+	d := passes.Decision{
+		Lowering: m.word(best), Codec: best.codec, Algo: best.algo, Link: m.Link,
+		Cast:  m.CastBF16 && !opts.KeepBF16 && row.DType == "bf16" && best.codec == "fp",
+		EstUS: best.est, NativeUS: nativeUS,
+	}
+	if force.On {
+		d.Reason = fmt.Sprintf("forced by --force; est %.1f us vs native %.1f us", best.est, nativeUS)
+	} else {
+		d.Reason = fmt.Sprintf("%s: est %.1f us vs native %.1f us (%.1fx)", m.describe(best), best.est, nativeUS, nativeUS/best.est)
+	}
+	return d, nil
+}
+
+// fits says why a group cannot run arc's kernels on this machine: it spans
+// hosts, or (on a peer link) two of its devices cannot reach each other's
+// memory.
+func (m *Machine) fits(grp []int64, opts passes.Options) string {
+	topo := opts.Topology
+	if topo == nil {
+		for _, id := range grp {
+			if m.NodeSize > 0 && id/int64(m.NodeSize) != grp[0]/int64(m.NodeSize) {
+				return fmt.Sprintf("group %v spans hosts of %d devices", grp, m.NodeSize)
+			}
+		}
+		return ""
+	}
+	first, ok := topo.Device(grp[0])
+	for _, id := range grp {
+		d, found := topo.Device(id)
+		if !found || !ok {
+			return fmt.Sprintf("device %d is not in the topology %s", id, topo.Name)
+		}
+		if !m.Hier && d.Node != first.Node {
+			return fmt.Sprintf("group %v spans nodes %q and %q", grp, first.Node, d.Node)
+		}
+	}
+	if m.Link != "peer" {
+		return ""
+	}
+	for i, a := range grp {
+		for _, b := range grp[i+1:] {
+			if !peers(topo, a, b) {
+				return fmt.Sprintf("group %v is not fully peer-connected: %d cannot reach %d's memory", grp, a, b)
+			}
+		}
+	}
+	return ""
+}
+
+// peers reports whether a direct link other than through the host joins a and b.
+func peers(topo *topology.Topology, a, b int64) bool {
+	for _, l := range topo.Links {
+		if ((l.A == a && l.B == b) || (l.A == b && l.B == a)) && l.Kind != "host" {
+			return true
+		}
+	}
+	return false
+}
+
+// candidates lists the kernels the machine offers at a world size.
+// extra is a codec --force asks for even when --quant does not.
+func (m *Machine) candidates(opts passes.Options, world int, extra string) []candidate {
+	out := []candidate{{algo: "oneshot", codec: "none"}}
+	if !slices.Contains(abi.TwoShotWorlds, world) {
+		return out
+	}
+	codecs := []string{"fp"}
+	for _, q := range []string{opts.Quant, extra} {
+		if q != "" && q != "none" && !slices.Contains(codecs, q) {
+			codecs = append(codecs, q)
+		}
+	}
+	for _, c := range codecs {
+		out = append(out, candidate{algo: "twoshot", codec: c})
+		if m.Hier && (world == 4 || world == 8) {
+			out = append(out, candidate{algo: "hier", codec: c})
+		}
+	}
+	return out
+}
+
+// describe names a candidate for a person: the lowering word, its codec, and
+// the kernel when the word does not say it ("lowprec fp8 (hier)").
+func (m *Machine) describe(c candidate) string {
+	s := m.word(c)
+	if c.algo != "oneshot" {
+		s += " " + c.codec
+	}
+	if c.algo == "hier" {
+		s += " (hier)"
+	}
+	return s
+}
+
+// word names a kernel choice the way reports and --force do.
+func (m *Machine) word(c candidate) string {
+	switch {
+	case c.algo == "oneshot":
+		return "oneshot"
+	case c.codec == "fp8" && m.TwoShot == "twoshot":
+		return "lowprec"
+	}
+	return m.TwoShot
+}
+
+// matches reports whether a forced lowering names this candidate.
+func (m *Machine) matches(f passes.Force, c candidate) bool {
+	twoshot := (f.Lowering == "twoshot" || f.Lowering == "quickreduce") && c.algo != "oneshot"
+	if m.word(c) != f.Lowering && !twoshot {
+		return false
+	}
+	if f.Codec != "" {
+		return c.codec == f.Codec
+	}
+	return c.codec == "none" || c.codec == "fp" || f.Lowering == "lowprec"
+}
+
+func sizeRange(c passes.Cost) string {
+	if c.Off {
+		return "a profile that enables it"
+	}
+	lo, hi := "0", "any size"
+	if c.MinBytes > 0 {
+		lo = passes.HumanBytes(c.MinBytes)
+	}
+	if c.MaxBytes > 0 {
+		hi = passes.HumanBytes(c.MaxBytes)
+	}
+	return lo + " to " + hi
+}

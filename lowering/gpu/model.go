@@ -1,0 +1,183 @@
+package gpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/arcpass/arc/passes"
+)
+
+// The analytic cost model of arc's GPU kernels and of the native collective:
+// latency plus the slowest of link, memory and codec arithmetic, from each
+// machine's rates. lowering/cuda and lowering/rocm give the rates, and lay
+// measured points over the estimates where they have them;
+// docs/LOWERINGS.md explains each number.
+
+// Sizes for the machines' tables.
+const (
+	KiB = 1 << 10
+	MiB = 1 << 20
+)
+
+// Model is what the analytic model needs to know about a machine.
+type Model struct {
+	Target, Source string
+	LinkGBps       float64 // one direction, per GPU, to its peers (per pair where PairLinks)
+	PairLinks      bool    // each pair of GPUs has its own link (xGMI): bandwidth grows with peers
+	HbmGBps        float64
+	OpsPerUS       float64 // arithmetic rate for codec work, operations per microsecond
+	OneshotLat     float64 // microseconds
+	TwoshotLat     float64
+	QuantLat       float64 // extra fixed cost of a quantized kernel
+	NativeLat      float64
+	NativeEff      float64 // fraction of the link the native collective reaches
+	CrossGBps      float64 // between the two halves of a hierarchical machine, shared by all their GPUs (0: flat)
+	HalfSize       int     // GPUs per half of a hierarchical machine: larger groups cross between the halves
+	Codecs         []string
+	Worlds         []int
+	Hier           bool
+	OneshotMax     int64
+	// NativeAt2 holds measured [bytes, us] points of the native all-reduce at
+	// world 2, which replace the estimate for every dtype; nil keeps it.
+	NativeAt2 [][2]float64
+}
+
+// wireBytes is the bytes one element occupies on the wire.
+func wireBytes(codec, dtype string) float64 {
+	switch codec {
+	case "int8":
+		return 34.0 / 32
+	case "int6":
+		return 26.0 / 32
+	case "int4", "int4r":
+		return 18.0 / 32
+	case "fp8":
+		return 36.0 / 32
+	}
+	return dtypeBytes(dtype) // fp: the I/O type itself
+}
+
+func dtypeBytes(dtype string) float64 {
+	if dtype == "f32" {
+		return 4
+	}
+	return 2
+}
+
+// codecOps estimates arithmetic per element per encode+decode.
+func codecOps(codec string) float64 {
+	switch codec {
+	case "fp":
+		return 2
+	case "int4r":
+		return 60 // two 32-point Hadamard transforms on top of int4
+	case "fp8":
+		return 24
+	}
+	return 20
+}
+
+// peerGBps is the bandwidth one rank has towards w-1 peers.
+func (m Model) peerGBps(w int) float64 {
+	if m.PairLinks {
+		return m.LinkGBps * float64(w-1)
+	}
+	return m.LinkGBps
+}
+
+// twoshotCost models reduce-scatter + all-gather with a codec: the link moves
+// 2(w-1)/w of the encoded bytes, memory sees the input, the output and the
+// encoded copies, and the codec's arithmetic runs over every element twice.
+func (m Model) twoshotCost(w int, dtype, codec string) passes.Cost {
+	r := wireBytes(codec, dtype) / dtypeBytes(dtype)
+	perByte := []float64{
+		2 * r * float64(w-1) / float64(w) / (m.peerGBps(w) * 1e3),
+		(2 + 2*r) / (m.HbmGBps * 1e3),
+		2 * codecOps(codec) / dtypeBytes(dtype) / m.OpsPerUS,
+	}
+	if m.spans(w) {
+		// In each phase every rank of a half reads its 1/w share from the w/2
+		// ranks of the other half: w/2 encoded input sizes per direction.
+		perByte = append(perByte, r*float64(w)/2/(m.CrossGBps*1e3))
+	}
+	lat := m.TwoshotLat + float64(w-2)
+	if codec != "fp" {
+		lat += m.QuantLat
+	}
+	return passes.Cost{LatencyUS: lat, GBps: round3(1 / (maxOf(perByte) * 1e3))}
+}
+
+// hierCost models the 2 x w/2 hierarchy: two-shot inside each half, then each
+// rank exchanges its 1/(w/2) share of the encoded bytes with its partner across,
+// so the shared link between the halves carries one encoded input size per
+// direction (a flat kernel sends w/2 times as much over it).
+func (m Model) hierCost(w int, dtype, codec string) passes.Cost {
+	h := w / 2
+	r := wireBytes(codec, dtype) / dtypeBytes(dtype)
+	inside := 2 * r * float64(h-1) / float64(h) / (m.LinkGBps * 1e3)
+	across := r / (m.CrossGBps * 1e3)
+	perByte := []float64{inside + across, (2 + 3*r) / (m.HbmGBps * 1e3), 3 * codecOps(codec) / dtypeBytes(dtype) / m.OpsPerUS}
+	lat := m.TwoshotLat + float64(w-2)
+	if codec != "fp" {
+		lat += m.QuantLat
+	}
+	return passes.Cost{LatencyUS: lat, GBps: round3(1 / (maxOf(perByte) * 1e3))}
+}
+
+// oneshotCost: every rank reads all w-1 peers' inputs and reduces them.
+func (m Model) oneshotCost(w int) passes.Cost {
+	perByte := math.Max(float64(w-1)/(m.peerGBps(w)*1e3), float64(w+1)/(m.HbmGBps*1e3))
+	if m.spans(w) { // every rank of a half reads the whole input of each rank of the other
+		perByte = math.Max(perByte, float64(w*w)/4/(m.CrossGBps*1e3))
+	}
+	return passes.Cost{LatencyUS: m.OneshotLat + 0.5*float64(w-2), GBps: round3(1 / (perByte * 1e3)), MaxBytes: m.OneshotMax}
+}
+
+// nativeCost: a bandwidth-optimal ring (NCCL, RCCL) at NativeEff of the link.
+func (m Model) nativeCost(w int) passes.Cost {
+	perByte := 2 * float64(w-1) / float64(w) / (m.peerGBps(w) * m.NativeEff * 1e3)
+	if m.spans(w) { // the ring crosses the shared link once each way
+		perByte = math.Max(perByte, 2*float64(w-1)/float64(w)/(m.CrossGBps*m.NativeEff*1e3))
+	}
+	return passes.Cost{LatencyUS: m.NativeLat + 2*float64(w-2), GBps: round3(1 / (perByte * 1e3))}
+}
+
+// spans reports whether a group of w ranks crosses between the halves of a
+// hierarchical machine. The model knows world sizes only: it takes a group
+// that fits in a half to sit inside one.
+func (m Model) spans(w int) bool { return m.CrossGBps > 0 && w > m.HalfSize }
+
+// Profile builds the model's cost profile: every world, dtype and kernel.
+func (m Model) Profile() *passes.Profile {
+	p := &passes.Profile{Target: m.Target, Source: m.Source, Costs: map[string]map[string]map[string]passes.Cost{}}
+	for _, w := range append(append([]int{}, m.Worlds...), 6) {
+		ws := fmt.Sprint(w)
+		p.Costs[ws] = map[string]map[string]passes.Cost{}
+		for _, dt := range []string{"f16", "bf16", "f32"} {
+			costs := map[string]passes.Cost{"native": m.nativeCost(w), "oneshot": m.oneshotCost(w)}
+			if w == 2 && m.NativeAt2 != nil {
+				costs["native"] = passes.Cost{Points: m.NativeAt2}
+			}
+			if w != 6 { // one-shot is the only kernel for six ranks
+				for _, c := range m.Codecs {
+					costs["twoshot:"+c] = m.twoshotCost(w, dt, c)
+					if m.Hier && (w == 4 || w == 8) {
+						costs["hier:"+c] = m.hierCost(w, dt, c)
+					}
+				}
+			}
+			p.Costs[ws][dt] = costs
+		}
+	}
+	return p
+}
+
+func maxOf(v []float64) float64 {
+	m := v[0]
+	for _, x := range v[1:] {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

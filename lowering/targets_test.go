@@ -1,0 +1,59 @@
+package lowering_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/lowering"
+	"github.com/arcpass/arc/passes"
+)
+
+func TestLookup(t *testing.T) {
+	names := lowering.Names()
+	if len(names) != 24 {
+		t.Errorf("%d targets: %v", len(names), names)
+	}
+	for _, name := range names {
+		tg, err := lowering.Lookup(name)
+		if err != nil || tg.Name() != name {
+			t.Errorf("Lookup(%q) = %v, %v", name, tg, err)
+		}
+		if got, _ := lowering.Lookup(" " + name + "\n"); got != tg {
+			t.Errorf("Lookup does not trim %q", name)
+		}
+	}
+	for _, bad := range []string{"", "cuda", "cuda:", "cuda:sxm", "tpu:v6e-2", "tpu:v5p-16", "TPU:v6e-8", "rocm:mi250"} {
+		if _, err := lowering.Lookup(bad); err == nil || !strings.Contains(err.Error(), "unknown target") {
+			t.Errorf("Lookup(%q): %v", bad, err)
+		}
+	}
+}
+
+// TestBuiltinProfilesCheck: every target with arc kernels has a usable
+// built-in profile for itself; the others have none, and every target but
+// none has a lowering pass.
+func TestBuiltinProfilesCheck(t *testing.T) {
+	for _, tg := range lowering.Targets() {
+		name := tg.Name()
+		p := passes.ProfileOf(tg)
+		isGPU := strings.HasPrefix(name, "cuda:") || strings.HasPrefix(name, "rocm:")
+		if (p != nil) != isGPU {
+			t.Errorf("%s: built-in profile %v", name, p != nil)
+		}
+		if (tg.Lower() == nil) != (name == "none") {
+			t.Errorf("%s: lowering pass %v", name, tg.Lower())
+		}
+		if p == nil {
+			continue
+		}
+		if err := p.Check(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if p.Target != name || p.Source == "" {
+			t.Errorf("%s: profile for %q from %q", name, p.Target, p.Source)
+		}
+		if strings.Contains(p.Source, "DESIGN.md") {
+			t.Errorf("%s: the profile's source cites a file outside the repository: %s", name, p.Source)
+		}
+	}
+}

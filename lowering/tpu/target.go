@@ -1,0 +1,145 @@
+package tpu
+
+import (
+	"fmt"
+
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
+)
+
+// Target is a TPU slice as arc compiles for it: every all-reduce keeps its
+// XLA implementation, but select orders its groups as rings of the fewest
+// hops on the slice's ICI mesh, and the lowering writes them out and asks
+// libtpu for a 1-D ring (LibtpuRingFlag) through the module's environment.
+type Target struct{ Slice Slice }
+
+// Name is the target's name, "tpu:v6e-8".
+func (t *Target) Name() string { return t.Slice.Target }
+
+// Lower is the pass that writes the rings select chose.
+func (t *Target) Lower() passes.Pass { return lowerPass }
+
+var lowerPass = passes.Func("lower-tpu", []string{"select"}, lower)
+
+// Decide orders the row's groups as rings on the slice (or on --topology).
+func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, error) {
+	force := opts.ForceOf(row.Index)
+	if force.On && force.Lowering == "native" {
+		return passes.Native("forced native by --force"), nil
+	}
+	if reason := passes.Ineligible(row, opts, nil); reason != "" {
+		if force.On && !force.All {
+			return force.Cannot("%s", reason)
+		}
+		return passes.Native(reason), nil
+	}
+	if force.On && force.Lowering != "ring" {
+		return force.Cannot("TPU targets lower all-reduces to ring only")
+	}
+	topo := opts.Topology
+	if topo == nil {
+		topo = t.Slice.Topology
+	}
+	var rings [][]int64
+	worst := 0
+	for _, g := range row.Groups {
+		order, hops, err := Ring(topo, g)
+		if err != nil {
+			return passes.Native(fmt.Sprintf("group %v does not fit %s: %v", g, t.Name(), err)), nil
+		}
+		rings = append(rings, order)
+		worst = max(worst, hops)
+	}
+	reason := "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring"
+	if worst > 1 {
+		reason = fmt.Sprintf("no 1-hop ring exists for these groups on %s: rings with at most %d hops per step; libtpu forced to a 1-D ring", t.Name(), worst)
+	}
+	return passes.Decision{Lowering: "ring", Codec: "none", Reason: reason, Ring: rings, RingMaxHops: worst}, nil
+}
+
+// lower writes each ring select chose as the op's explicit groups, and the
+// libtpu flag into the module's environment (passes.AttrEnv).
+func lower(s *passes.State) error {
+	m := s.Module
+	cs, err := m.Collectives()
+	if err != nil {
+		return err
+	}
+	ed := m.Edit()
+	rings := 0
+	nextChannel := int64(1)
+	for _, c := range cs {
+		nextChannel = max(nextChannel, c.Channel+1)
+	}
+	for _, c := range cs {
+		if c.Kind != "all_reduce" || c.Arc == nil || c.Arc.Lowering != "ring" {
+			continue
+		}
+		ds, err := passes.Decisions(m, c)
+		if err != nil {
+			return err
+		}
+		rings++
+		if ds[0].Ring == nil {
+			continue // lowered by an arc that wrote the groups only
+		}
+		names, values := []string{"replica_groups"}, []string{passes.DenseGroups(ds[0].Ring)}
+		if c.GroupSpelling == "mesh_axes" && !c.UseGlobalDeviceIDs {
+			// Explicit groups of device ids need flattened-id mode, which
+			// StableHLO spells with a channel and the unit attribute.
+			names, values = append(names, "use_global_device_ids"), append(values, "")
+			if c.Channel <= 0 {
+				names = append(names, "channel_handle")
+				values = append(values, fmt.Sprintf("#stablehlo.channel_handle<handle = %d, type = 1>", nextChannel))
+				nextChannel++
+			}
+		}
+		if err := ed.SetAttrs(c.Op, names, values); err != nil {
+			return err
+		}
+	}
+	if rings > 0 {
+		env := MergeLibtpuArgs(s.Options.LibtpuInitArgs, LibtpuRingFlag)
+		if err := ed.SetModuleAttrs([]string{passes.AttrEnv}, []string{"{LIBTPU_INIT_ARGS = " + ir.Quote(env) + "}"}); err != nil {
+			return err
+		}
+	}
+	if !ed.Changed() {
+		return nil
+	}
+	out, err := ed.Apply()
+	if err != nil {
+		return err
+	}
+	s.Module = out
+	return nil
+}
+
+// Generations are the TPU chip generations of the 2-D slices arc knows,
+// with their chip counts; v5p is known as tpu:v5p-8 only.
+var generations = []string{"v6e", "v5e"}
+
+// Targets lists every TPU target arc knows.
+func Targets() []passes.Target {
+	var out []passes.Target
+	for _, name := range targetNames() {
+		s, err := ParseTarget(name)
+		if err != nil {
+			panic(err) // the names come from the tables ParseTarget reads
+		}
+		out = append(out, &Target{Slice: s})
+	}
+	return out
+}
+
+// targetNames lists the TPU targets: every 2-D slice of each generation,
+// then tpu:v5p-8.
+func targetNames() []string {
+	var names []string
+	for _, gen := range generations {
+		for _, n := range sliceSizes {
+			names = append(names, fmt.Sprintf("tpu:%s-%d", gen, n))
+		}
+	}
+	return append(names, "tpu:v5p-8")
+}

@@ -1,0 +1,84 @@
+package passes_test
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
+)
+
+const twoOperands = `module @m attributes {stablehlo.num_replicas = 2 : i64} {
+  func.func @f(%x: tensor<1024xf16>, %y: tensor<3xf32>) -> (tensor<1024xf16>, tensor<3xf32>) {
+    %0:2 = "stablehlo.all_reduce"(%x, %y) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<1024xf16>, tensor<3xf32>) -> (tensor<1024xf16>, tensor<3xf32>)
+    return %0#0, %0#1 : tensor<1024xf16>, tensor<3xf32>
+  }
+}
+`
+
+// roundTrip writes ds on the module's all-reduce and reads them back.
+func roundTrip(t *testing.T, ds []passes.Decision) ([]passes.Decision, string) {
+	t.Helper()
+	m, err := ir.ParseString("m.mlir", twoOperands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := m.Collectives()
+	ed := m.Edit()
+	if err := passes.WriteDecisions(ed, cs[0].Op, ds); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ed.Apply()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := passes.Verify(out); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ = out.Collectives()
+	back, err := passes.Decisions(out, cs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, out.Text(cs[0].Op)
+}
+
+// TestDecisionsRoundTrip: what select writes on an op reads back as the
+// same decisions: plain values where the operands agree, one entry per
+// operand where they differ, times to 0.01 us.
+func TestDecisionsRoundTrip(t *testing.T) {
+	lowered := passes.Decision{Lowering: "twoshot", Codec: "int8", Algo: "twoshot", Link: "peer", Cast: true,
+		Reason: "fast, \"quoted\"", EstUS: 12.345, NativeUS: 20}
+	native := passes.Native("12 bytes is not a multiple of 16")
+	back, text := roundTrip(t, []passes.Decision{lowered, native})
+	lowered.EstUS = 12.35 // rounded as written
+	native.Algo, native.Link = "", ""
+	if !reflect.DeepEqual(back, []passes.Decision{lowered, native}) {
+		t.Errorf("read back %+v\nfrom %s", back, text)
+	}
+	for _, want := range []string{`arc.lowering = ["twoshot", "native"]`, `arc.cast = [true, false]`, `arc.est_us = [12.35 : f64, 0.0 : f64]`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %s:\n%s", want, text)
+		}
+	}
+	same := passes.Native("target rule")
+	same.EstUS, same.NativeUS = math.Inf(1), math.NaN() // MLIR has no spelling for these
+	back, text = roundTrip(t, []passes.Decision{same, same})
+	if !strings.Contains(text, `arc.lowering = "native"`) || !strings.Contains(text, `arc.est_us = 0.0 : f64`) || strings.Contains(text, "arc.codec") {
+		t.Errorf("equal decisions: %s", text)
+	}
+	if back[0].EstUS != 0 || back[1].Reason != "target rule" {
+		t.Errorf("read back %+v", back)
+	}
+	ring := passes.Decision{Lowering: "ring", Codec: "none", Reason: "r", Ring: [][]int64{{1, 0}}, RingMaxHops: 1}
+	back, text = roundTrip(t, []passes.Decision{ring, ring})
+	if !reflect.DeepEqual(back[1], ring) || !strings.Contains(text, "arc.ring = dense<[[1, 0]]> : tensor<1x2xi64>") {
+		t.Errorf("ring read back %+v from %s", back[1], text)
+	}
+}
