@@ -112,6 +112,20 @@ func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
 	st := &passes.State{Target: t, Options: po}
 	pipe := &passes.Pipeline{Passes: passes.Passes(t), PrintAfter: opt.PrintAfter, PrintTo: opt.PrintTo,
 		DumpDir: opt.DumpDir, VerifyEach: opt.VerifyEach}
+	if len(opt.Passes) > 0 {
+		var some []passes.Pass
+		for _, ps := range pipe.Passes {
+			if slices.Contains(opt.Passes, ps.Name()) {
+				some = append(some, ps)
+			}
+		}
+		for _, name := range opt.Passes {
+			if !slices.Contains(pipe.Names(), name) {
+				return usage(fmt.Errorf("target %s: --passes %s: no such pass (passes: %s)", t.Name(), name, strings.Join(pipe.Names(), ", ")))
+			}
+		}
+		pipe.Passes, pipe.Partial = some, true
+	}
 	if err := pipe.Check(); err != nil {
 		return usage(fmt.Errorf("target %s: %v", t.Name(), err))
 	}

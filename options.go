@@ -34,6 +34,10 @@ type Options struct {
 	PrintTo    io.Writer // where PrintAfter goes (default stderr)
 	DumpDir    string    // write the module after every pass into this directory
 	VerifyEach bool      // check the module after every pass, not only at the ends
+	// Passes runs only these passes of the target's table, in its order,
+	// on a module that carries what the others would write (their tests,
+	// or a decided module lowered by hand).
+	Passes []string
 }
 
 // Setting is one option as the command line and the environment name it:

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc"
-	"github.com/arcpass/arc/lowering/internal/golden"
+	"github.com/arcpass/arc/internal/golden"
 )
 
 // targets are the targets every input is lowered for.

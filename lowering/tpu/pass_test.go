@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc/ir"
-	_ "github.com/arcpass/arc/lowering/internal/golden" // accepts -update, as every test under lowering/ must
+	_ "github.com/arcpass/arc/internal/golden" // accepts -update, as every test under lowering/ must
 	"github.com/arcpass/arc/lowering/tpu"
 	"github.com/arcpass/arc/passes"
 )

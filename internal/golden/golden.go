@@ -1,7 +1,7 @@
 // Package golden compares test output with files kept in testdata, in the
-// TinyGo style: `go test ./lowering/... -update` rewrites the files from the
-// current output, and a reviewer reads the change in the diff. Every test
-// package under lowering/ imports it, so that they all accept -update.
+// TinyGo style: `go test ./... -update` rewrites the files from the current
+// output, and a reviewer reads the change in the diff. Every test with
+// golden files uses it, so that one flag rewrites them all.
 package golden
 
 import (
@@ -27,10 +27,10 @@ func Check(t testing.TB, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (go test ./lowering/... -update writes it)", err)
+		t.Fatalf("%v (go test -update writes it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test ./lowering/... -update rewrites it):\n%s", path, Diff(want, got))
+		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, Diff(want, got))
 	}
 }
 

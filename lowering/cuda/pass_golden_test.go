@@ -1,0 +1,11 @@
+package cuda_test
+
+import (
+	"testing"
+
+	"github.com/arcpass/arc/internal/passtest"
+)
+
+// TestLowerGoldens: testdata/lower-cuda/NAME.mlir, which carries select's
+// decisions, after lower-cuda alone is NAME.out.mlir (-update rewrites them).
+func TestLowerGoldens(t *testing.T) { passtest.Run(t, "lower-cuda") }

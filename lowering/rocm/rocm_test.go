@@ -1,0 +1,62 @@
+package rocm_test
+
+import (
+	"testing"
+
+	"github.com/arcpass/arc/lowering/rocm"
+	"github.com/arcpass/arc/passes"
+)
+
+// TestProfileFollowsVLLM: the built-in profiles bound each quantized codec
+// by vLLM's _QR_MIN_SIZE (MB, per dtype and world; off where vLLM has none)
+// and leave the fp codec unbounded (QuickReduce's dead zone otherwise).
+func TestProfileFollowsVLLM(t *testing.T) {
+	const mib = 1 << 20
+	for _, tg := range rocm.Targets() {
+		p := passes.ProfileOf(tg)
+		for _, c := range []struct {
+			world         int
+			dtype, key    string
+			minBytes      int64
+			off, boundsFP bool
+		}{
+			{2, "f16", "twoshot:int4", 1 * mib, false, false},
+			{4, "f16", "twoshot:int8", 16 * mib, false, false},
+			{8, "f16", "twoshot:int6", 4 * mib, false, false},
+			{2, "bf16", "twoshot:int8", 8 * mib, false, false},
+			{4, "bf16", "twoshot:int4r", 16 * mib, false, false},
+			{8, "bf16", "twoshot:int4", 0, true, false},
+			{8, "bf16", "twoshot:fp8", 0, true, false},
+		} {
+			cost, ok := p.Lookup(c.world, c.dtype, c.key)
+			if !ok || cost.MinBytes != c.minBytes || cost.Off != c.off {
+				t.Errorf("%s world %d %s %s: min %d off %v, want %d %v", tg.Name(), c.world, c.dtype, c.key, cost.MinBytes, cost.Off, c.minBytes, c.off)
+			}
+		}
+		if fp, _ := p.Lookup(2, "bf16", "twoshot:fp"); fp.MinBytes != 0 || fp.Off {
+			t.Errorf("%s: twoshot:fp bounded: %+v", tg.Name(), fp)
+		}
+	}
+}
+
+// TestBF16TravelsAsFP16: a bf16 two-shot fp all-reduce casts to fp16 unless
+// --keep-bf16, as QuickReduce does; other codecs never cast.
+func TestBF16TravelsAsFP16(t *testing.T) {
+	tg := rocm.Targets()[0]
+	row := passes.Row{Op: "all_reduce", DType: "bf16", Bytes: 4 << 20, Reduction: "sum", Groups: [][]int64{{0, 1}}, GroupSize: 2,
+		Index: 0}
+	force := map[int]passes.Force{0: {Lowering: "quickreduce", Codec: "fp"}}
+	for _, keep := range []bool{false, true} {
+		d, err := tg.Decide(row, passes.Options{KeepBF16: keep, Force: force})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Lowering != "quickreduce" || d.Cast == keep {
+			t.Errorf("keep-bf16 %v: %s cast %v", keep, d.Lowering, d.Cast)
+		}
+	}
+	d, err := tg.Decide(row, passes.Options{Force: map[int]passes.Force{0: {Lowering: "quickreduce", Codec: "int8"}}})
+	if err != nil || d.Cast {
+		t.Errorf("int8: cast %v (%v)", d.Cast, err)
+	}
+}

@@ -1,0 +1,13 @@
+// arc: --target tpu:v6e-8
+// On TPU select orders each group as a ring of one-hop steps on the 2 x 4
+// ICI mesh and records it (arc.ring); the lowering writes it out.
+module @tpu attributes {stablehlo.num_replicas = 8 : i64, arc.target = "tpu:v6e-8"} {
+  func.func @main(%a: tensor<1024xf32>) -> tensor<1024xf32> {
+    %0 = "stablehlo.all_reduce"(%a) ({
+      ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+        %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) {replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2, 4, 6, 7, 5, 3, 1]]> : tensor<1x8xi64>, arc.ring_max_hops = 1 : i64} : (tensor<1024xf32>) -> tensor<1024xf32>
+    "func.return"(%0) : (tensor<1024xf32>) -> ()
+  }
+}
