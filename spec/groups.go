@@ -22,21 +22,39 @@ type idGroups struct {
 // padding, every id once (all_reduce_c1), and the ids forming 0..n-1.
 func (k *Checker) readGroups(c *ir.Collective, lit *dense, global bool, fail func(string, ...any) error) (idGroups, error) {
 	var g idGroups
-	seen := map[int64]bool{}
+	// Ids must come out as 0..n-1, n at most the number of ids: those are
+	// kept in a bitmap, any other (an error to come) in a map.
+	total := 0
+	if lit == nil {
+		for _, row := range c.Groups {
+			total += len(row)
+		}
+	} else if !lit.splat {
+		total = len(lit.flat)
+	} else if lit.n > 0 {
+		total = 1
+	}
+	seen, others := make([]bool, total), map[int64]bool{}
+	distinct := int64(0)
 	add := func(id int64) error {
 		if id == -1 {
 			return nil
 		}
-		if seen[id] {
+		dup := false
+		if id >= 0 && id < int64(total) {
+			dup, seen[id] = seen[id], true
+		} else {
+			dup, others[id] = others[id], true
+		}
+		if dup {
 			return fail("replica id #%d seen more than once", id)
 		}
-		seen[id] = true
+		distinct++
 		return nil
 	}
 	if lit == nil { // mesh axes, expanded by package ir
-		g.rows = c.Groups
+		g.rows = c.Groups // not written out: no part of the expansion bound
 		for _, row := range c.Groups {
-			g.written += int64(len(row))
 			for _, id := range row {
 				if id < 0 {
 					return g, fail("replica groups name device %d of the mesh", id)
@@ -61,24 +79,26 @@ func (k *Checker) readGroups(c *ir.Collective, lit *dense, global bool, fail fun
 		case lit.splat:
 			g.rows, g.written = [][]int64{{lit.value}}, 1
 			_ = add(lit.value)
-		default:
+		default: // the rows share one array
 			cols := lit.shape[1]
+			ids := make([]int64, 0, len(lit.flat))
+			g.rows = make([][]int64, 0, lit.shape[0])
 			for r := int64(0); r < lit.shape[0]; r++ {
-				row := []int64{}
+				start := len(ids)
 				for _, id := range lit.flat[r*cols : (r+1)*cols] {
 					if err := add(id); err != nil {
 						return g, err
 					}
 					if id != -1 {
-						row = append(row, id)
+						ids = append(ids, id)
 					}
 				}
-				g.rows = append(g.rows, row)
-				g.written += int64(len(row))
+				g.rows = append(g.rows, ids[start:len(ids):len(ids)])
 			}
+			g.written = int64(len(ids))
 		}
 	}
-	g.n = int64(len(seen))
+	g.n = distinct
 	for id := int64(0); id < g.n; id++ {
 		if !seen[id] {
 			return g, fail("replica id #%d not seen in replica groups", id)
@@ -186,11 +206,13 @@ func (k *Checker) expand(res *Result, g idGroups) {
 	}
 	res.Processes = processGroups(res.Mode, res.LogicalGroups, k.replicas, k.partitions)
 	res.Groups = make([][]int64, len(res.Processes))
+	devs := make([]int64, 0, world)
 	for i, pg := range res.Processes {
-		res.Groups[i] = make([]int64, len(pg))
-		for j, p := range pg {
-			res.Groups[i][j] = k.device(p)
+		start := len(devs)
+		for _, p := range pg {
+			devs = append(devs, k.device(p))
 		}
+		res.Groups[i] = devs[start:len(devs):len(devs)]
 	}
 }
 
@@ -206,12 +228,29 @@ func (k *Checker) device(p Process) int64 {
 // processGroups is the specification's split of the process grid for a mode,
 // its Python functions written in Go, in their order.
 func processGroups(mode Mode, groups [][]int64, replicas, partitions int64) [][]Process {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	size := int64(n) // processes in all groups
+	switch mode {
+	case CrossReplica, CrossReplicaAndPartition:
+		size *= partitions
+	case CrossPartition:
+		size *= replicas
+	}
 	var out [][]Process
+	all := make([]Process, 0, size)
+	take := func(k int) []Process {
+		start := len(all)
+		all = all[:start+k]
+		return all[start : start+k : start+k]
+	}
 	switch mode {
 	case CrossReplica: // each group in every partition
 		for _, g := range groups {
 			for p := int64(0); p < partitions; p++ {
-				pg := make([]Process, len(g))
+				pg := take(len(g))
 				for i, r := range g {
 					pg[i] = Process{r, p}
 				}
@@ -221,7 +260,7 @@ func processGroups(mode Mode, groups [][]int64, replicas, partitions int64) [][]
 	case CrossPartition: // each group of partitions in every replica
 		for _, g := range groups {
 			for r := int64(0); r < replicas; r++ {
-				pg := make([]Process, len(g))
+				pg := take(len(g))
 				for i, p := range g {
 					pg[i] = Process{r, p}
 				}
@@ -230,7 +269,7 @@ func processGroups(mode Mode, groups [][]int64, replicas, partitions int64) [][]
 		}
 	case CrossReplicaAndPartition: // each group's replicas in all partitions, partition-major
 		for _, g := range groups {
-			pg := make([]Process, 0, int64(len(g))*partitions)
+			pg := take(len(g) * int(partitions))[:0]
 			for p := int64(0); p < partitions; p++ {
 				for _, r := range g {
 					pg = append(pg, Process{r, p})
@@ -240,7 +279,7 @@ func processGroups(mode Mode, groups [][]int64, replicas, partitions int64) [][]
 		}
 	case FlattenedIDs:
 		for _, g := range groups {
-			pg := make([]Process, len(g))
+			pg := take(len(g))
 			for i, id := range g {
 				pg[i] = Process{id / partitions, id % partitions}
 			}

@@ -361,3 +361,29 @@ func TestModesAgainstXLA(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheck checks a 16,384-device module (one group per pair of
+// flattened ids, written out): time and memory grow with the ids written.
+func BenchmarkCheck(b *testing.B) {
+	const n = 16384
+	var rows []string
+	for i := 0; i < n; i += 2 {
+		rows = append(rows, fmt.Sprintf("[%d, %d]", i, i+1))
+	}
+	src := prog{mod: grid(1, n), attrs: fmt.Sprintf("replica_groups = dense<[%s]> : tensor<%dx2xi64>", strings.Join(rows, ", "), n/2) + ", " + ch + ", use_global_device_ids"}.text()
+	m, err := ir.ParseString("b.mlir", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cs, err := m.Collectives()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, err := Check(m, cs[0], nil); err != nil || len(res.Groups) != n/2 {
+			b.Fatal(err)
+		}
+	}
+}

@@ -278,7 +278,16 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 		}
 		results = append(results, t)
 	}
-	groupsAttr, ok := m.Attr(op, "replica_groups")
+	attrs := m.Attrs(op)
+	attr := func(name string) (string, bool) {
+		for _, a := range attrs {
+			if a.Name == name {
+				return a.Value, true
+			}
+		}
+		return "", false
+	}
+	groupsAttr, ok := attr("replica_groups")
 	if !ok {
 		return res, fail("requires attribute 'replica_groups'")
 	}
@@ -302,13 +311,14 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 		return res, fail("attribute 'replica_groups' failed to satisfy constraint: 64-bit signless integer elements attribute or replica group mesh axes")
 	}
 	global := false
-	if v, ok := m.Attr(op, "use_global_device_ids"); ok {
+	if v, ok := attr("use_global_device_ids"); ok {
 		if v != "" && v != "unit" {
 			return res, fail("attribute 'use_global_device_ids' failed to satisfy constraint: unit attribute, but it is %s", v)
 		}
 		global = true
 	}
-	channel, err := channelID(m, op, fail)
+	channelAttr, hasChannel := attr("channel_handle")
+	channel, err := channelID(channelAttr, hasChannel, fail)
 	if err != nil {
 		return res, err
 	}
@@ -371,8 +381,7 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 }
 
 // channelID is the handle of the op's channel_handle, 0 without one.
-func channelID(m *ir.Module, op *ir.Op, fail func(string, ...any) error) (int64, error) {
-	v, ok := m.Attr(op, "channel_handle")
+func channelID(v string, ok bool, fail func(string, ...any) error) (int64, error) {
 	if !ok {
 		return 0, nil
 	}
