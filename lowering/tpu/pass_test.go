@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arcpass/arc/ir"
 	_ "github.com/arcpass/arc/internal/golden" // accepts -update, as every test under lowering/ must
+	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/lowering/tpu"
 	"github.com/arcpass/arc/passes"
 )
