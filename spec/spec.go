@@ -348,9 +348,12 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 
 	// verifyAllReduceOp: replica groups (all_reduce_c1 and the [0, n) rule),
 	// channel (all_reduce_c4), computation (all_reduce_c5).
-	g, err := k.readGroups(c, lit, global, fail)
-	if err != nil {
-		return res, err
+	unresolved := lit == nil && c.Unresolved != "" // mesh axes of a mesh package ir did not find
+	var g idGroups
+	if !unresolved {
+		if g, err = k.readGroups(c, lit, global, fail); err != nil {
+			return res, err
+		}
 	}
 	if global && channel <= 0 {
 		return res, fail("channel_id must be positive when useGlobalDeviceIds is set but got: %d", channel)
@@ -370,12 +373,17 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 			res.Mode = FlattenedIDs
 		}
 	}
-	if err := k.checkSpace(c, res.Mode, g, fail); err != nil {
-		return res, err
-	}
-	res.Replicas, res.Partitions = k.replicas, k.partitions
 	res.Reduction = red.kind
-	k.expand(&res, g)
+	if unresolved {
+		res.Replicas, res.Partitions = k.replicas, k.partitions
+		res.NotLowerable = "groups unknown: " + c.Unresolved
+	} else {
+		if err := k.checkSpace(c, res.Mode, g, fail); err != nil {
+			return res, err
+		}
+		res.Replicas, res.Partitions = k.replicas, k.partitions
+		k.expand(&res, g)
+	}
 	k.lowerability(&res, c, red, operands, results)
 	return res, nil
 }

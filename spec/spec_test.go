@@ -366,6 +366,8 @@ func cases() []tcase {
 	raw("mesh axes tp", meshMod(grid(1, 8), "tp"), want{mode: FlattenedIDs, groups: "[[0 1 2 3] [4 5 6 7]]"})
 	raw("mesh axes dp", meshMod(grid(1, 8), "dp"), want{mode: FlattenedIDs, groups: "[[0 4] [1 5] [2 6] [3 7]]"})
 	raw("mesh smaller than the grid", meshMod(grid(1, 16), "tp"), want{err: "4:5: 'stablehlo.all_reduce' op replica groups should contain 16 flattened ids"})
+	raw("mesh that package ir does not find", strings.Replace(meshMod(grid(1, 8), "tp"), "mesh = @mesh", "mesh = @elsewhere", 1),
+		want{reason: "groups unknown: "})
 	raw("mesh with device ids", strings.Replace(meshMod(grid(1, 8), "tp"), `"tp"=4]>`, `"tp"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>`, 1),
 		want{groups: "[[7 6 5 4] [3 2 1 0]]"})
 
