@@ -26,7 +26,7 @@ fuzz:
 
 # ---- proxy: the PJRT proxy (docs/RUNTIME.md) ----
 .PHONY: plugin runtime-devbin
-PJRT_SRC := proxy/standalone/standalone.c proxy/proxy.c proxy/subprocess.c
+PJRT_SRC := proxy/standalone/standalone.c $(filter-out proxy/proxy_go.c,$(wildcard proxy/*.c))
 
 # plugin: the standalone PJRT proxy (plain C, no Go runtime inside), with the
 # arc binary and the bytecode converter it runs beside it.

@@ -133,7 +133,7 @@ func catch(fn func()) (err error) {
 
 func TestErrorsAndFallback(t *testing.T) {
 	f := newFake(t)
-	bad := "module { this is not stablehlo\n"
+	bad := "module { this all_reduce is not stablehlo\n" // mentions a collective: arc reads it
 	strict, err := Register(f.plugin, Options{Target: "cuda:nvlink", GPULib: f.gpuLib})
 	if err != nil {
 		t.Fatal(err)

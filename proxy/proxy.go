@@ -27,7 +27,6 @@ import (
 	"unsafe"
 
 	"github.com/arcpass/arc"
-	"github.com/arcpass/arc/lowering/tpu"
 )
 
 // Options configure arc's proxy. Empty fields take the ARC_* variable named
@@ -52,6 +51,8 @@ type Options struct {
 	MaxBytes int64  // all-reduces larger than this stay native
 	Topology string // a topology JSON file for machines no built-in target describes
 }
+
+var libtpuArgs = C.CString("LIBTPU_INIT_ARGS")
 
 // Open loads the PJRT plugin at path, wraps it in arc's proxy and returns
 // the proxy's PJRT_Api table (a C pointer that lives as long as the process).
@@ -91,15 +92,16 @@ func Open(path string, opt Options) (uintptr, error) {
 	if exe, err := os.Executable(); err == nil {
 		cfg.home = cstr(filepath.Dir(exe))
 	}
-	if target := C.GoString(cfg.settings.target); strings.HasPrefix(target, "tpu:") {
-		// libtpu reads its flags when the client starts, before any program arrives.
-		os.Setenv("LIBTPU_INIT_ARGS", tpu.MergeLibtpuArgs(os.Getenv("LIBTPU_INIT_ARGS"), tpu.LibtpuRingFlag))
-	}
 
 	handle := cgo.NewHandle(&opt) // lives as long as the proxy: the process
 	C.arc_proxy_use_go(cfg, C.uintptr_t(handle))
 	var cerr *C.char
 	api := C.arc_proxy_open(cfg, &cerr)
+	// For a TPU target the C core added libtpu's ring flag to the C
+	// environment, which Go's copy does not see.
+	if v := C.getenv(libtpuArgs); v != nil {
+		os.Setenv("LIBTPU_INIT_ARGS", C.GoString(v))
+	}
 	if api == nil {
 		handle.Delete()
 		msg := C.GoString(cerr)

@@ -2,11 +2,22 @@
  *
  * arc_proxy_open loads a real PJRT plugin (dlopen + GetPjrtApi), copies its
  * PJRT_Api table by its struct_size (extension chain kept) and returns the
- * copy with PJRT_Client_Compile replaced: a program in format "mlir" goes
- * through a transform (arc's pipeline) and the real compile gets the result.
- * Before the first compile the proxy resolves the target (detecting the
- * topology through libarc_gpu.so when it is "auto") and, for GPU targets,
- * registers arc's FFI handlers through the plugin's GPU custom-call extension.
+ * copy with PJRT_Client_Create, PJRT_Client_Destroy and PJRT_Client_Compile
+ * replaced.
+ *
+ * At client creation the proxy resolves the target (detecting the topology
+ * through libarc_gpu.so when it is "auto"), registers arc's FFI handlers
+ * through the plugin's GPU custom-call extension for GPU targets, builds the
+ * client's device table (global id, process, local hardware id, slice, TPU
+ * coordinates) and hands it, with the client's key-value store, to
+ * libarc_gpu.so (arc_runtime_attach). Executables that never pass
+ * PJRT_Client_Compile (JAX's persistent cache, deserialized ones) so find
+ * arc's handlers too.
+ *
+ * At compile a program in format "mlir" that mentions no all-reduce passes
+ * through untouched; one that does goes through a transform (arc's pipeline)
+ * with the device assignment read from the compile options, and the real
+ * compile gets the result.
  *
  * The in-process form (arcgomlx) passes a Go transform; the standalone
  * plugin (standalone.c) passes one that runs the arc binary.
@@ -22,6 +33,9 @@ typedef struct arc_settings {
   const char *quant;   /* arc --quant */
   const char *profile; /* arc --profile FILE.json */
   const char *force;   /* arc --force overrides, comma-separated INDEX=LOWERING[:CODEC] */
+  /* Per compile, from the compile options and the client's devices: */
+  const char *device_assignment; /* "a,b;c,d": replicas by ';', partitions by ',', PJRT global ids */
+  const char *device_coords;     /* TPU: "ID=X,Y,Z;ID=X,Y,Z..." for every device of the client */
 } arc_settings;
 
 /* A transform runs arc's pipeline on program text for s->target (resolved,
@@ -39,9 +53,12 @@ typedef struct arc_proxy_config {
   const char *mlir_to_text; /* ARC_MLIR_TO_TEXT: shell command turning MLIR bytecode (stdin) into text */
   const char *python;       /* ARC_PYTHON: python with jaxlib, for the default bytecode converter */
   const char *home;         /* directory searched for libarc_gpu.so and arc_mlir_to_text.py */
+  int timeout_ms;           /* ARC_COMPILE_TIMEOUT_MS: limit of each child's work per compile; 0: none */
   arc_transform_fn *transform;
   void *transform_ctx;
 } arc_proxy_config;
+
+#define ARC_COMPILE_TIMEOUT_MS_DEFAULT 120000
 
 /* arc_proxy_config_from_env fills c from the ARC_* environment variables;
  * the strings point into the environment. */
@@ -52,6 +69,22 @@ void arc_proxy_config_from_env(arc_proxy_config *c);
  * (ARC_PROXY_MAX); the config's strings are copied. */
 #define ARC_PROXY_MAX 8
 const void *arc_proxy_open(const arc_proxy_config *c, char **err);
+
+/* arc_mentions_collective reports whether a program (MLIR text or
+ * bytecode, whose strings hold every op name) may hold an all-reduce or
+ * already calls arc's kernels: only those go through arc. */
+int arc_mentions_collective(const char *code, size_t size);
+
+/* libtpu reads LIBTPU_INIT_ARGS when its client starts: for a TPU target
+ * arc_proxy_open adds this flag (tpu.LibtpuRingFlag in Go) before it loads
+ * the plugin. */
+#define ARC_LIBTPU_RING_FLAG "--xla_tpu_force_1d_allreduce_at_chunk_count=1"
+
+/* arc_merge_libtpu_args returns (malloc'd) existing with flag added in
+ * front, unless existing already sets that flag in any form absl reads
+ * (--name, -name, --name=..., --noname, before a bare "--") or flag is not
+ * one flag; then existing unchanged. As tpu.MergeLibtpuArgs does. */
+char *arc_merge_libtpu_args(const char *existing, const char *flag);
 
 /* arc_proxy_error_api returns a PJRT_Api whose every call fails with msg, for
  * a plugin entry point that must return a table even when loading failed. */

@@ -77,15 +77,32 @@ func GPULib(t testing.TB, dir string) string {
 func Standalone(t testing.TB, dir string) string {
 	src := SourceDir()
 	out := filepath.Join(dir, "pjrt_c_api_arc_plugin.so")
-	CC(t, out, "-O1", "-shared", "-fPIC", "-fvisibility=hidden", "-I", src,
-		filepath.Join(src, "standalone", "standalone.c"), filepath.Join(src, "proxy.c"), filepath.Join(src, "subprocess.c"),
-		"-ldl", "-lpthread")
+	args := []string{"-O1", "-shared", "-fPIC", "-fvisibility=hidden", "-I", src, filepath.Join(src, "standalone", "standalone.c")}
+	args = append(append(args, CoreSources(t)...), "-ldl", "-lpthread")
+	CC(t, out, args...)
 	script, err := os.ReadFile(filepath.Join(src, "arc_mlir_to_text.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "arc_mlir_to_text.py"), script, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// CoreSources are the proxy's C files (proxy/*.c without the cgo glue), as
+// the Makefile's plugin target lists them.
+func CoreSources(t testing.TB) []string {
+	t.Helper()
+	all, err := filepath.Glob(filepath.Join(SourceDir(), "*.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range all {
+		if filepath.Base(f) != "proxy_go.c" {
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -149,7 +166,10 @@ func Program(t testing.TB) string {
 
 // Compile hands program to the PJRT plugin go-xla knows as name, as gomlx
 // does (SPMD over 2 devices), and returns what loading or compiling said.
-func Compile(name, program string) error {
+func Compile(name, program string) error { return CompileWith(name, program, nil) }
+
+// CompileWith is Compile with a device assignment (nil: go-xla's default).
+func CompileWith(name, program string, assignment []int) error {
 	plugin, err := pjrt.GetPlugin(name)
 	if err != nil {
 		return err
@@ -159,7 +179,11 @@ func Compile(name, program string) error {
 		return err
 	}
 	defer client.Destroy()
-	exec, err := client.Compile().WithStableHLO([]byte(program)).WithSPMD(2).Done()
+	cc := client.Compile().WithStableHLO([]byte(program)).WithSPMD(2)
+	if assignment != nil {
+		cc = cc.WithDeviceAssignment(assignment)
+	}
+	exec, err := cc.Done()
 	if exec != nil {
 		exec.Destroy()
 	}

@@ -10,5 +10,8 @@ import (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	fakepjrt.Cleanup()
+	if serveBin.dir != "" {
+		os.RemoveAll(serveBin.dir)
+	}
 	os.Exit(code)
 }

@@ -38,8 +38,9 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"ARC_TARGET", "ARC_QUANT", "ARC_PROFILE", "ARC_FORCE", "ARC_DUMP_DIR", "ARC_FALLBACK",
-		"ARC_GPU_LIB", "ARC_BIN", "ARC_MLIR_TO_TEXT", "ARC_PYTHON", "FAKE_PJRT_OLD", "FAKE_PJRT_NO_GPU_EXT", "FAKE_PJRT_REGISTER_FAIL",
-		"FAKE_GPU_LINK"} {
+		"ARC_GPU_LIB", "ARC_BIN", "ARC_MLIR_TO_TEXT", "ARC_PYTHON", "ARC_COMPILE_TIMEOUT_MS", "ARC_SERVE_LOG",
+		"LIBTPU_INIT_ARGS", "FAKE_PJRT_OLD", "FAKE_PJRT_NO_GPU_EXT", "FAKE_PJRT_REGISTER_FAIL", "FAKE_PJRT_TOPOLOGY",
+		"FAKE_GPU_LINK", "FAKE_GPU_ATTACH_FAIL"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}
@@ -65,7 +66,8 @@ func TestCompileHandsArcOutputToThePlugin(t *testing.T) {
 	if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
-	args := "compile --target cuda:nvlink --quant int8 --profile /tmp/h200.json --force 0=twoshot:int8 --force 1=native -"
+	args := "compile --target cuda:nvlink --quant int8 --profile /tmp/h200.json --force 0=twoshot:int8 --force 1=native " +
+		"--device-assignment 0;1 -"
 	rec := fakepjrt.ReadRecord(t, e.record)
 	if len(rec.Programs) != 1 {
 		t.Fatalf("plugin compiled %d programs, want 1", len(rec.Programs))
@@ -109,7 +111,7 @@ func TestAutoTargetFromTopology(t *testing.T) {
 			if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 				t.Fatal(err)
 			}
-			if got, want := fakepjrt.MustRead(t, e.arcArgs), "compile --target "+tc.target+" -\n"; got != want {
+			if got, want := fakepjrt.MustRead(t, e.arcArgs), "compile --target "+tc.target+" --device-assignment 0;1 -\n"; got != want {
 				t.Errorf("arc ran with %q, want %q", got, want)
 			}
 		})
@@ -201,7 +203,7 @@ func TestDumpDir(t *testing.T) {
 		t.Error("before dump differs from the program:", fakepjrt.Diff(got, fakepjrt.Program(t)))
 	}
 	after := fakepjrt.MustRead(t, filepath.Join(dump, "arc-0001-after.mlir"))
-	if want := lowered("compile --target tpu:v6e-8 -", fakepjrt.Program(t)); after != want {
+	if want := lowered("compile --target tpu:v6e-8 --device-assignment 0;1 -", fakepjrt.Program(t)); after != want {
 		t.Error("after dump differs from arc's output:", fakepjrt.Diff(after, want))
 	}
 	if got := fakepjrt.MustRead(t, filepath.Join(dump, "arc-0002-error.txt")); got != "<stdin>:1:1: unexpected token" {
@@ -209,16 +211,20 @@ func TestDumpDir(t *testing.T) {
 	}
 }
 
+// bytecode stands for what JAX sends: MLIR bytecode whose string table
+// names VHLO's all-reduce.
+const bytecode = "ML\xefR\x00vhlo\x00all_reduce_v1\x00"
+
 func TestBytecodeGoesThroughTheConverter(t *testing.T) {
 	e := newEnv(t)
 	t.Setenv("ARC_TARGET", "tpu:v6e-8")
 	// A converter that prints a fixed text stands in for jaxlib's deserializer.
 	t.Setenv("ARC_MLIR_TO_TEXT", "cat >/dev/null; echo 'module @from_bytecode {}'")
-	if err := fakepjrt.Compile(e.plugin, "ML\xefR\x00bytecode"); err != nil {
+	if err := fakepjrt.Compile(e.plugin, bytecode); err != nil {
 		t.Fatal(err)
 	}
 	rec := fakepjrt.ReadRecord(t, e.record)
-	if want := lowered("compile --target tpu:v6e-8 -", "module @from_bytecode {}"); len(rec.Programs) != 1 ||
+	if want := lowered("compile --target tpu:v6e-8 --device-assignment 0;1 -", "module @from_bytecode {}"); len(rec.Programs) != 1 ||
 		rec.Programs[0] != want {
 		t.Errorf("plugin got %q, want %q", rec.Programs, want)
 	}
@@ -228,7 +234,7 @@ func TestBytecodeWithoutConverter(t *testing.T) {
 	e := newEnv(t)
 	t.Setenv("ARC_TARGET", "tpu:v6e-8")
 	t.Setenv("ARC_PYTHON", "/nonexistent/python3")
-	err := fakepjrt.Compile(e.plugin, "ML\xefR\x00bytecode")
+	err := fakepjrt.Compile(e.plugin, bytecode)
 	if err == nil || !strings.Contains(err.Error(), "converting MLIR bytecode to text: cannot run /nonexistent/python3") {
 		t.Fatalf("compile error %v", err)
 	}

@@ -2,8 +2,12 @@
  *
  * Any PJRT client loads it like any plugin (gomlx: GOMLX_BACKEND=xla:/abs/path,
  * JAX: register_plugin). It wraps the plugin named by ARC_PJRT_PLUGIN and
- * runs arc's pipeline by calling the arc binary:
- *   arc compile --target T [--quant Q] [--profile P] [--force F]... -
+ * runs arc's pipeline in an arc process kept alive for the plugin's life,
+ *   arc serve
+ * fed framed requests over pipes (subprocess.h; restarted when it dies, each
+ * request with a time limit). An arc binary without `serve` gets one
+ * process per compile instead:
+ *   arc compile --target T [--quant Q] [--profile P] [--force F]... [--device-assignment A] -
  * ARC_BIN names the binary; by default it is `arc` next to this plugin, then
  * `arc` on PATH. No Go runtime lives in this library.
  */
@@ -17,14 +21,23 @@
 #include "proxy.h"
 #include "subprocess.h"
 
-static int run_arc(void *ctx, const arc_settings *s, const char *in, size_t in_size, char **out, size_t *out_size,
-                   char **err) {
+typedef struct arc_bin {
+  char *path;
+  int timeout_ms;
+  pthread_mutex_t mu;
+  arc_worker worker;
+  int one_shot; /* the binary has no `serve`: a process per compile */
+} arc_bin;
+
+/* run_once runs `arc compile` on one program. */
+static int run_once(arc_bin *b, const arc_settings *s, const char *in, size_t in_size, char **out, size_t *out_size,
+                    char **err) {
   char *force = s->force ? strdup(s->force) : NULL;
   int forces = 0;
   for (const char *c = force; c && *c; c++) forces += *c == ',';
-  char **argv = calloc(12 + 2 * (forces + 1), sizeof *argv);
+  char **argv = calloc(14 + 2 * (forces + 1), sizeof *argv);
   int n = 0;
-  argv[n++] = (char *)ctx;
+  argv[n++] = b->path;
   argv[n++] = "compile";
   argv[n++] = "--target";
   argv[n++] = (char *)s->target;
@@ -41,12 +54,75 @@ static int run_arc(void *ctx, const arc_settings *s, const char *in, size_t in_s
     argv[n++] = "--force";
     argv[n++] = f;
   }
+  if (s->device_assignment != NULL) {
+    argv[n++] = "--device-assignment";
+    argv[n++] = (char *)s->device_assignment;
+  }
   argv[n++] = "-";
   argv[n] = NULL;
-  int rc = arc_run(argv, in, in_size, out, out_size, err);
+  int rc = arc_run(argv, in, in_size, b->timeout_ms, out, out_size, err);
   free(argv);
   free(force);
-  if (rc != 0 && strncmp(*err, "arc: ", 5) == 0) memmove(*err, *err + 5, strlen(*err + 5) + 1);
+  return rc;
+}
+
+/* header is a request's first frame: one "name=value" line per setting, as
+ * `arc compile` names its flags (proxy/worker reads it). */
+static char *header(const arc_settings *s) {
+  const struct {
+    const char *name, *value;
+  } one[] = {{"target", s->target},
+             {"quant", s->quant},
+             {"profile", s->profile},
+             {"device-assignment", s->device_assignment},
+             {"device-coords", s->device_coords}};
+  size_t cap = 1 + (s->force ? 8 * strlen(s->force) + 8 : 0);
+  for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+    if (one[i].value) cap += strlen(one[i].name) + strlen(one[i].value) + 2;
+  char *h = malloc(cap);
+  if (h == NULL) return NULL;
+  size_t n = 0;
+  h[0] = '\0';
+  for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+    if (one[i].value) n += (size_t)snprintf(h + n, cap - n, "%s=%s\n", one[i].name, one[i].value);
+  for (const char *f = s->force; f && *f;) {
+    size_t len = strcspn(f, ",");
+    if (len > 0) n += (size_t)snprintf(h + n, cap - n, "force=%.*s\n", (int)len, f);
+    f += len + (f[len] == ',');
+  }
+  return h;
+}
+
+static int run_arc(void *ctx, const arc_settings *s, const char *in, size_t in_size, char **out, size_t *out_size,
+                   char **err) {
+  arc_bin *b = ctx;
+  for (const char *v = s->force; v && *v; v++) { /* a setting is one line */
+    if (*v == '\n') {
+      *err = strdup("ARC_FORCE holds a newline");
+      return -1;
+    }
+  }
+  pthread_mutex_lock(&b->mu);
+  int rc;
+  if (b->one_shot) {
+    pthread_mutex_unlock(&b->mu);
+    rc = run_once(b, s, in, in_size, out, out_size, err);
+  } else {
+    char *h = header(s);
+    const char *frames[] = {h ? h : "", in};
+    size_t sizes[] = {h ? strlen(h) : 0, in_size};
+    rc = arc_worker_call(&b->worker, frames, sizes, 2, b->timeout_ms, out, out_size, err);
+    free(h);
+    int unsupported = rc < 0 && b->worker.hello == NULL && *err != NULL && strstr(*err, "unknown command") != NULL;
+    if (unsupported) b->one_shot = 1; /* an arc older than `serve` */
+    pthread_mutex_unlock(&b->mu);
+    if (unsupported) {
+      free(*err);
+      *err = NULL;
+      rc = run_once(b, s, in, in_size, out, out_size, err);
+    }
+  }
+  if (rc != 0 && *err != NULL && strncmp(*err, "arc: ", 5) == 0) memmove(*err, *err + 5, strlen(*err + 5) + 1);
   return rc;
 }
 
@@ -71,6 +147,7 @@ static char *find_arc(const char *home, char **err) {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const void *api;
+static arc_bin bin; /* lives as long as the process */
 
 __attribute__((visibility("default"))) const void *GetPjrtApi(void);
 
@@ -80,10 +157,14 @@ static void init(void) {
   char *home = arc_module_dir((const void *)GetPjrtApi);
   c.home = home;
   char *err = NULL;
-  char *bin = find_arc(home, &err);
-  if (bin != NULL) {
+  bin.path = find_arc(home, &err);
+  if (bin.path != NULL) {
+    char *argv[] = {bin.path, "serve", NULL};
+    arc_worker_init(&bin.worker, "the arc worker (arc serve)", argv);
+    pthread_mutex_init(&bin.mu, NULL);
+    bin.timeout_ms = c.timeout_ms;
     c.transform = run_arc;
-    c.transform_ctx = bin; /* lives as long as the process */
+    c.transform_ctx = &bin;
     api = arc_proxy_open(&c, &err);
   }
   if (api == NULL) {

@@ -1,15 +1,24 @@
 /* fake_plugin.c: a tiny PJRT plugin for arc's CPU tests, built with go-xla's
- * pjrt_c_api.h. Enough of the API for go-xla to create a client with two
- * devices and compile; Compile records what it receives instead of compiling.
+ * pjrt_c_api.h. Enough of the API for go-xla to create a client and compile;
+ * Compile records what it receives instead of compiling.
  *
  * Records go to $FAKE_PJRT_DIR (read on each call):
- *   compile-N.mlir   the N-th program the plugin received (N from 1)
- *   register.log     one line per GPU custom-call registration, with the
- *                    metadata the handler reported when called as XLA does
+ *   compile-N.mlir     the N-th program the plugin received (N from 1)
+ *   compile-N.options  the compile options (serialized CompileOptionsProto) it came with
+ *   register.log       one line per GPU custom-call registration, with the
+ *                      metadata the handler reported when called as XLA does
+ *   create.log         one line per client creation: the options and which
+ *                      key-value callbacks the plugin received, LIBTPU_INIT_ARGS
+ *                      when set; with a store, the plugin puts "fake:<process>"
+ *                      and reads it back, as XLA's GPU plugin shares its topology
  * Behaviour switches, read once in GetPjrtApi:
  *   FAKE_PJRT_OLD=1          report a table without PJRT_Client_Compile
  *   FAKE_PJRT_NO_GPU_EXT=1   no GPU custom-call extension
  *   FAKE_PJRT_REGISTER_FAIL=1  the extension refuses registrations
+ *   FAKE_PJRT_TOPOLOGY=P;D;D...  the client is process P of a job whose devices
+ *                      are each D = ID:PROCESS:HW[:SLICE[:X,Y,Z]] (HW of the
+ *                      devices of other processes is ignored); default
+ *                      "0;0:0:0;1:0:1": two local devices, no attributes
  * A program that contains FAKE_COMPILE_ERROR fails to compile.
  */
 #define _GNU_SOURCE
@@ -28,8 +37,17 @@ struct PJRT_Error {
 struct PJRT_Client {
   int unused;
 };
+struct PJRT_DeviceDescription {
+  int id, process, slice;
+  int64_t coords[3];
+  int ncoords;
+  PJRT_NamedValue attrs[2];
+  size_t nattrs;
+};
 struct PJRT_Device {
-  int id;
+  struct PJRT_DeviceDescription desc;
+  int hw;
+  bool addressable;
 };
 struct PJRT_Executable {
   int unused;
@@ -81,15 +99,121 @@ static PJRT_Error *plugin_attributes(PJRT_Plugin_Attributes_Args *a) {
 }
 
 static struct PJRT_Client the_client;
-static struct PJRT_Device device_store[2] = {{0}, {1}};
-static PJRT_Device *devices[2] = {&device_store[0], &device_store[1]};
+enum { MAX_DEVICES = 64 };
+static struct PJRT_Device device_store[MAX_DEVICES];
+static PJRT_Device *devices[MAX_DEVICES], *local_devices[MAX_DEVICES];
+static size_t ndevices, nlocal;
+static int process_index;
+
+/* topology reads FAKE_PJRT_TOPOLOGY (see the top of the file). */
+static void topology(void) {
+  const char *spec = getenv("FAKE_PJRT_TOPOLOGY");
+  if (spec == NULL || *spec == '\0') spec = "0;0:0:0;1:0:1";
+  process_index = atoi(spec);
+  ndevices = nlocal = 0;
+  for (const char *d = strchr(spec, ';'); d != NULL && ndevices < MAX_DEVICES; d = strchr(d, ';')) {
+    d++;
+    struct PJRT_Device *dev = &device_store[ndevices];
+    memset(dev, 0, sizeof *dev);
+    long long x = 0, y = 0, z = 0;
+    int slice = -1;
+    int n = sscanf(d, "%d:%d:%d:%d:%lld,%lld,%lld", &dev->desc.id, &dev->desc.process, &dev->hw, &slice, &x, &y, &z);
+    if (n < 3) break;
+    dev->desc.slice = slice;
+    dev->addressable = dev->desc.process == process_index;
+    PJRT_NamedValue *a = dev->desc.attrs;
+    if (n >= 4) {
+      a->struct_size = PJRT_NamedValue_STRUCT_SIZE;
+      a->name = "slice_index";
+      a->name_size = 11;
+      a->type = PJRT_NamedValue_kInt64;
+      a->int64_value = slice;
+      a->value_size = 1;
+      a++;
+    }
+    if (n == 7) {
+      dev->desc.coords[0] = x;
+      dev->desc.coords[1] = y;
+      dev->desc.coords[2] = z;
+      a->struct_size = PJRT_NamedValue_STRUCT_SIZE;
+      a->name = "coords";
+      a->name_size = 6;
+      a->type = PJRT_NamedValue_kInt64List;
+      a->int64_array_value = dev->desc.coords;
+      a->value_size = 3;
+      a++;
+    }
+    dev->desc.nattrs = (size_t)(a - dev->desc.attrs);
+    devices[ndevices++] = dev;
+    if (dev->addressable) local_devices[nlocal++] = dev;
+  }
+}
+
+static void log_line(const char *name, const char *fmt, const char *a, const char *b) {
+  char line[1024];
+  int n = snprintf(line, sizeof line, fmt, a, b);
+  record(name, "ab", line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
+}
+
+static PJRT_Error *callback_error(PJRT_Error_Code code, const char *msg, size_t size) {
+  PJRT_Error *e = calloc(1, sizeof *e);
+  e->code = code;
+  e->msg = strndup(msg, size);
+  return e;
+}
+static PJRT_CallbackError callback_error_fn = callback_error;
+
+/* kv_probe uses the store as XLA's GPU plugin does at creation: put a key, get it back. */
+static void kv_probe(PJRT_Client_Create_Args *a) {
+  char key[32], value[32];
+  snprintf(key, sizeof key, "fake:%d", process_index);
+  snprintf(value, sizeof value, "process %d", process_index);
+  PJRT_KeyValuePutCallback_Args put = {.struct_size = PJRT_KeyValuePutCallback_Args_STRUCT_SIZE,
+                                       .key = key,
+                                       .key_size = strlen(key),
+                                       .value = value,
+                                       .value_size = strlen(value),
+                                       .callback_error = &callback_error_fn,
+                                       .user_arg = a->kv_put_user_arg};
+  PJRT_Error *e = a->kv_put_callback(&put);
+  log_line("create.log", "kv put %s: %s\n", key, e ? e->msg : "ok");
+  PJRT_KeyValueGetCallback_Args get = {.struct_size = PJRT_KeyValueGetCallback_Args_STRUCT_SIZE,
+                                       .key = key,
+                                       .key_size = strlen(key),
+                                       .timeout_in_ms = 1000,
+                                       .callback_error = &callback_error_fn,
+                                       .user_arg = a->kv_get_user_arg};
+  PJRT_Error *g = a->kv_get_callback(&get);
+  char got[64] = "";
+  if (g == NULL) {
+    snprintf(got, sizeof got, "%.*s", (int)get.value_size, get.value);
+    get.value_deleter_callback(get.value);
+  }
+  log_line("create.log", "kv get %s: %s\n", key, g ? g->msg : got);
+}
 
 static PJRT_Error *client_create(PJRT_Client_Create_Args *a) {
+  topology();
+  char opts[512] = "";
+  size_t n = 0;
+  for (size_t i = 0; i < a->num_options && n < sizeof opts - 64; i++)
+    n += (size_t)snprintf(opts + n, sizeof opts - n, "%s%.*s", i ? "," : "", (int)a->create_options[i].name_size,
+                          a->create_options[i].name);
+  int try_get = a->struct_size >= offsetof(PJRT_Client_Create_Args, kv_try_get_user_arg) + sizeof(void *) &&
+                a->kv_try_get_callback != NULL;
+  char kv[64];
+  snprintf(kv, sizeof kv, "get=%s put=%s try_get=%s", a->kv_get_callback ? "set" : "null",
+           a->kv_put_callback ? "set" : "null", try_get ? "set" : "null");
+  log_line("create.log", "create options=[%s] %s\n", opts, kv);
+  const char *tpu = getenv("LIBTPU_INIT_ARGS"); /* what libtpu would read now */
+  if (tpu != NULL) log_line("create.log", "LIBTPU_INIT_ARGS=%s%s\n", tpu, "");
+  if (a->kv_put_callback != NULL && a->kv_get_callback != NULL) kv_probe(a);
   a->client = &the_client;
   return NULL;
 }
 static PJRT_Error *client_destroy(PJRT_Client_Destroy_Args *a) {
   (void)a;
+  log_line("create.log", "destroy%s%s\n", "", "");
   return NULL;
 }
 static PJRT_Error *client_platform_name(PJRT_Client_PlatformName_Args *a) {
@@ -103,25 +227,47 @@ static PJRT_Error *client_platform_version(PJRT_Client_PlatformVersion_Args *a) 
   return NULL;
 }
 static PJRT_Error *client_process_index(PJRT_Client_ProcessIndex_Args *a) {
-  a->process_index = 0;
+  a->process_index = process_index;
   return NULL;
 }
 static PJRT_Error *client_devices(PJRT_Client_Devices_Args *a) {
   a->devices = devices;
-  a->num_devices = 2;
+  a->num_devices = ndevices;
   return NULL;
 }
 static PJRT_Error *client_addressable_devices(PJRT_Client_AddressableDevices_Args *a) {
-  a->addressable_devices = devices;
-  a->num_addressable_devices = 2;
+  a->addressable_devices = local_devices;
+  a->num_addressable_devices = nlocal;
   return NULL;
 }
 static PJRT_Error *device_local_hardware_id(PJRT_Device_LocalHardwareId_Args *a) {
-  a->local_hardware_id = a->device->id;
+  a->local_hardware_id = a->device->hw;
+  return NULL;
+}
+static PJRT_Error *device_is_addressable(PJRT_Device_IsAddressable_Args *a) {
+  a->is_addressable = a->device->addressable;
+  return NULL;
+}
+static PJRT_Error *device_get_description(PJRT_Device_GetDescription_Args *a) {
+  a->device_description = &a->device->desc;
+  return NULL;
+}
+static PJRT_Error *description_id(PJRT_DeviceDescription_Id_Args *a) {
+  a->id = a->device_description->id;
+  return NULL;
+}
+static PJRT_Error *description_process_index(PJRT_DeviceDescription_ProcessIndex_Args *a) {
+  a->process_index = a->device_description->process;
+  return NULL;
+}
+static PJRT_Error *description_attributes(PJRT_DeviceDescription_Attributes_Args *a) {
+  a->attributes = a->device_description->attrs;
+  a->num_attributes = a->device_description->nattrs;
   return NULL;
 }
 static PJRT_Error *client_default_device_assignment(PJRT_Client_DefaultDeviceAssignment_Args *a) {
-  for (size_t i = 0; i < a->default_assignment_size; i++) a->default_assignment[i] = (int)i % 2;
+  for (size_t i = 0; i < a->default_assignment_size; i++)
+    a->default_assignment[i] = ndevices ? devices[i % ndevices]->desc.id : (int)i;
   return NULL;
 }
 
@@ -130,8 +276,11 @@ static int compiles;
 static PJRT_Error *client_compile(PJRT_Client_Compile_Args *a) {
   const PJRT_Program *p = a->program;
   char name[64];
-  snprintf(name, sizeof name, "compile-%d.mlir", __atomic_add_fetch(&compiles, 1, __ATOMIC_SEQ_CST));
+  int n = __atomic_add_fetch(&compiles, 1, __ATOMIC_SEQ_CST);
+  snprintf(name, sizeof name, "compile-%d.mlir", n);
   record(name, "wb", p->code, p->code_size);
+  snprintf(name, sizeof name, "compile-%d.options", n);
+  record(name, "wb", a->compile_options, a->compile_options_size);
   if (memmem(p->code, p->code_size, "FAKE_COMPILE_ERROR", 18) != NULL)
     return fail(PJRT_Error_Code_INVALID_ARGUMENT, "fake: %s", "cannot compile this program");
   a->executable = calloc(1, sizeof(struct PJRT_LoadedExecutable));
@@ -256,6 +405,7 @@ const PJRT_Api *GetPjrtApi(void) {
   if (getenv("FAKE_PJRT_OLD") != NULL) api.struct_size = offsetof(PJRT_Api, PJRT_Client_Compile);
   if (getenv("FAKE_PJRT_NO_GPU_EXT") == NULL) api.extension_start = &custom_call_ext.base;
   refuse_registration = getenv("FAKE_PJRT_REGISTER_FAIL") != NULL;
+  topology();
   custom_call_ext.base.struct_size = offsetof(gpu_custom_call, custom_call_handles_traits) + 1;
 
   api.PJRT_Error_Destroy = error_destroy;
@@ -273,6 +423,11 @@ const PJRT_Api *GetPjrtApi(void) {
   api.PJRT_Client_DefaultDeviceAssignment = client_default_device_assignment;
   api.PJRT_Client_Compile = client_compile;
   api.PJRT_Device_LocalHardwareId = device_local_hardware_id;
+  api.PJRT_Device_IsAddressable = device_is_addressable;
+  api.PJRT_Device_GetDescription = device_get_description;
+  api.PJRT_DeviceDescription_Id = description_id;
+  api.PJRT_DeviceDescription_ProcessIndex = description_process_index;
+  api.PJRT_DeviceDescription_Attributes = description_attributes;
   api.PJRT_LoadedExecutable_GetExecutable = loaded_get_executable;
   api.PJRT_LoadedExecutable_Destroy = loaded_destroy;
   api.PJRT_Executable_Destroy = executable_destroy;
