@@ -61,7 +61,8 @@ func TestPluginGetsArcsLowering(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "cuda:nvlink"})
+	// go-xla's compile options carry its default assignment, devices 0 and 1.
+	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "cuda:nvlink", DeviceAssignment: "0;1"})
 	if !strings.Contains(want, `call_target_name = "arc_allreduce"`) {
 		t.Fatalf("cuda:nvlink left the all-reduce native; the test needs a lowered program:\n%s", want)
 	}
@@ -71,6 +72,23 @@ func TestPluginGetsArcsLowering(t *testing.T) {
 	}
 	if len(rec.Registrations) != 1 || rec.Registrations[0] != fakepjrt.WantRegistration {
 		t.Errorf("registrations %q, want one %q", rec.Registrations, fakepjrt.WantRegistration)
+	}
+}
+
+// TestDeviceAssignment: a permuted assignment in the compile options
+// reaches arc.Compile as global ids.
+func TestDeviceAssignment(t *testing.T) {
+	f := newFake(t)
+	name, err := Register(f.plugin, Options{Target: "cuda:nvlink", GPULib: f.gpuLib})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fakepjrt.CompileWith(name, fakepjrt.Program(t), []int{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "cuda:nvlink", DeviceAssignment: "1;0"})
+	if rec := fakepjrt.ReadRecord(t, f.record); len(rec.Programs) != 1 || rec.Programs[0] != want {
+		t.Errorf("the plugin got:\n%s\nwant arc's lowering for devices 1, 0:\n%s", first(rec.Programs), want)
 	}
 }
 
@@ -111,7 +129,7 @@ func TestGomlxGraph(t *testing.T) {
 	if !strings.Contains(before, "stablehlo.all_reduce") {
 		t.Fatalf("gomlx's program has no all-reduce:\n%s", before)
 	}
-	want := lowered(t, before, arc.Options{Target: "cuda:nvlink"})
+	want := lowered(t, before, arc.Options{Target: "cuda:nvlink", DeviceAssignment: "0;1"})
 	rec := fakepjrt.ReadRecord(t, f.record)
 	if len(rec.Programs) != 1 || rec.Programs[0] != want {
 		t.Errorf("the plugin got:\n%s\nwant arc's lowering of gomlx's program:\n%s", first(rec.Programs), want)
@@ -174,7 +192,7 @@ func TestEnvironment(t *testing.T) {
 	if err := fakepjrt.Compile(name, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
-	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "tpu:v6e-8", Force: []string{"0=native"}})
+	want := lowered(t, fakepjrt.Program(t), arc.Options{Target: "tpu:v6e-8", Force: []string{"0=native"}, DeviceAssignment: "0;1"})
 	if rec := fakepjrt.ReadRecord(t, f.record); len(rec.Programs) != 1 || rec.Programs[0] != want {
 		t.Errorf("the plugin got:\n%s\nwant the tpu:v6e-8 lowering with 0=native forced:\n%s", first(rec.Programs), want)
 	}

@@ -129,6 +129,7 @@ func arcProxyTransform(handle C.uintptr_t, s *C.arc_settings, in *C.char, inSize
 	if force := C.GoString(s.force); force != "" {
 		popt.Force = append(strings.Split(force, ","), popt.Force...)
 	}
+	popt.DeviceAssignment = C.GoString(s.device_assignment) // from the client's compile options
 	text, err := runPipeline(src, popt)
 	if err != nil {
 		*errMsg = C.CString(err.Error())

@@ -85,7 +85,7 @@ func TestArcWorker(t *testing.T) {
 		t.Errorf("3 compiles started %d workers: %q", len(got), got)
 	}
 	want, _, err := arc.Compile("<stdin>", []byte(fakepjrt.Program(t)),
-		arc.Options{Target: "cuda:nvlink", CastBF16: true, Force: []string{"0=oneshot"}})
+		arc.Options{Target: "cuda:nvlink", Force: []string{"0=oneshot"}, DeviceAssignment: "1;0"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -287,7 +287,7 @@ func TestWithTheArcBinary(t *testing.T) {
 	if err := fakepjrt.Compile(e.plugin, fakepjrt.Program(t)); err != nil {
 		t.Fatal(err)
 	}
-	want, _, err := arc.Compile("-", []byte(fakepjrt.Program(t)), arc.Options{Target: "cuda:nvlink"})
+	want, _, err := arc.Compile("-", []byte(fakepjrt.Program(t)), arc.Options{Target: "cuda:nvlink", DeviceAssignment: "0;1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestWithTheArcBinary(t *testing.T) {
 	if len(rec.Registrations) != 1 || rec.Registrations[0] != fakepjrt.WantRegistration {
 		t.Errorf("registrations %q", rec.Registrations)
 	}
-	err = fakepjrt.Compile(e.plugin, "module { not stablehlo")
+	err = fakepjrt.Compile(e.plugin, "module { not stablehlo, mentions all_reduce")
 	if err == nil || !strings.Contains(err.Error(), "arc: ") {
 		t.Errorf("bad input: %v, want arc's message", err)
 	}

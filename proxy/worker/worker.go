@@ -94,9 +94,10 @@ func compile(settings, program []byte) (text []byte, err error) {
 	return text, err
 }
 
-// options reads a request's settings into the options `arc compile` starts from.
+// options reads a request's settings, each named as `arc compile` names
+// its flag (arc.Settings), into the options `arc compile` starts from.
 func options(settings string) (arc.Options, error) {
-	opt := arc.Options{CastBF16: true, LibtpuInitArgs: os.Getenv("LIBTPU_INIT_ARGS")}
+	opt := arc.Options{LibtpuInitArgs: os.Getenv("LIBTPU_INIT_ARGS")}
 	for _, line := range strings.Split(settings, "\n") {
 		if line == "" {
 			continue
@@ -105,18 +106,15 @@ func options(settings string) (arc.Options, error) {
 		if !ok {
 			return opt, fmt.Errorf("arc serve: a setting without a value: %q", line)
 		}
-		switch name {
-		case "target":
-			opt.Target = value
-		case "quant":
-			opt.Quant = value
-		case "profile":
-			opt.Profile = value
-		case "force":
-			opt.Force = append(opt.Force, value)
-		case "device-assignment", "device-coords":
-			// What the plugin read from the client; this arc's pipeline
-			// takes no such option yet and assumes XLA's numbering.
+		s, known := arc.Lookup(name)
+		switch {
+		case known:
+			if err := s.Set(&opt, value); err != nil {
+				return opt, fmt.Errorf("bad options: %w", err)
+			}
+		case name == "device-coords":
+			// The plugin passes a TPU client's device coordinates; an arc
+			// without the setting rings devices by its own numbering.
 		default:
 			return opt, fmt.Errorf("arc serve: unknown setting %q", name)
 		}

@@ -66,8 +66,8 @@ func TestServe(t *testing.T) {
 		t.Fatalf("%d frames, first %q", len(got), got[0])
 	}
 	for i, opt := range []arc.Options{
-		{Target: "cuda:nvlink", CastBF16: true, Force: []string{"0=oneshot"}},
-		{Target: "tpu:v6e-8", Quant: "none", CastBF16: true},
+		{Target: "cuda:nvlink", Force: []string{"0=oneshot"}, DeviceAssignment: "1;0"},
+		{Target: "tpu:v6e-8", Quant: "none"},
 	} {
 		want, _, err := arc.Compile("<stdin>", prog, opt)
 		if err != nil {
