@@ -23,6 +23,7 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test ./ir -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./reference/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
+	$(GO) test . -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 50x
 
 # ---- proxy: the PJRT proxy (docs/RUNTIME.md) ----
 .PHONY: plugin runtime-devbin

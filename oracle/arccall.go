@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/reference/collective"
@@ -63,6 +64,16 @@ func (t *trace) evalCall(s *slot, c *ir.Collective, i int) error {
 		return fail("%v", err)
 	}
 	cl := &call{spec: spec, io: elemOf(typ.Elem), groups: c.Groups}
+	if d, ok := cfg["devices"]; ok { // global device ids, group-major
+		ids, err := parseArray(d)
+		if err != nil || world <= 0 || len(ids)%world != 0 {
+			return fail("bad devices %q for world %d", d, world)
+		}
+		cl.groups = nil
+		for k := 0; k < len(ids); k += world {
+			cl.groups = append(cl.groups, ids[k:k+world])
+		}
+	}
 	s.call = cl
 	// Map devices to processes, and check that the groups partition the
 	// devices of the grid: a device in no group, or in two, hangs or fails
@@ -159,6 +170,28 @@ func (t *trace) evalCall(s *slot, c *ir.Collective, i int) error {
 		}
 	}
 	return nil
+}
+
+// parseArray reads "array<i64: 1, 2, 3>".
+func parseArray(v string) ([]int64, error) {
+	inner, ok := strings.CutPrefix(strings.TrimSpace(v), "array<i64")
+	if !ok || !strings.HasSuffix(inner, ">") {
+		return nil, fmt.Errorf("not an array<i64: ...>")
+	}
+	inner = strings.TrimSpace(strings.TrimSuffix(inner, ">"))
+	inner, _ = strings.CutPrefix(inner, ":")
+	var out []int64
+	for _, f := range strings.Split(inner, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		x, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 // runReference is collective.Run, whose simulation panics on an internal

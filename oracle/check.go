@@ -58,6 +58,16 @@ type InvalidError struct{ Err error }
 func (e *InvalidError) Error() string { return "invalid module: " + e.Err.Error() }
 func (e *InvalidError) Unwrap() error { return e.Err }
 
+// invalid wraps an interpretation error as an InvalidError, but for a
+// disagreement with package spec.
+func invalid(err error) error {
+	var dis *DisagreementError
+	if errors.As(err, &dis) {
+		return err
+	}
+	return &InvalidError{err}
+}
+
 // MismatchError lists where the lowered module computes something else than
 // the original.
 type MismatchError struct{ Problems []string }
@@ -134,7 +144,7 @@ func Run(m *ir.Module, opt Options) (int, error) {
 	}
 	t, err := interpret(m, g, opt, nil)
 	if err != nil {
-		return 0, &InvalidError{err}
+		return 0, invalid(err)
 	}
 	return len(t.slots), nil
 }
@@ -158,14 +168,37 @@ func Run(m *ir.Module, opt Options) (int, error) {
 // An InvalidError says that the original (or the lowered) module is not one
 // the oracle can interpret; a MismatchError lists the differences.
 func Check(orig, lowered *ir.Module, opt Options) error {
-	g, err := GridOf(orig, opt)
+	o, err := Prepare(orig, opt)
 	if err != nil {
 		return err
 	}
+	return o.Check(lowered)
+}
+
+// Original is an original module, interpreted once, to check several
+// lowerings of it against.
+type Original struct {
+	grid Grid
+	opt  Options
+	t    *trace
+}
+
+// Prepare interprets the original module (see Check).
+func Prepare(orig *ir.Module, opt Options) (*Original, error) {
+	g, err := GridOf(orig, opt)
+	if err != nil {
+		return nil, err
+	}
 	a, err := interpret(orig, g, opt, nil)
 	if err != nil {
-		return &InvalidError{err}
+		return nil, invalid(err)
 	}
+	return &Original{g, opt, a}, nil
+}
+
+// Check checks a lowering of the original module (see Check).
+func (o *Original) Check(lowered *ir.Module) error {
+	g, opt, a, orig := o.grid, o.opt, o.t, o.t.m
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	oi, li := orig.Info(), lowered.Info()
@@ -181,7 +214,14 @@ func Check(orig, lowered *ir.Module, opt Options) error {
 		return nil, nil
 	})
 	if err != nil {
-		return &InvalidError{fmt.Errorf("lowered module: %w", err)}
+		if errors.Is(err, ErrTooLarge) {
+			return err
+		}
+		var dis *DisagreementError
+		if errors.As(err, &dis) {
+			return err
+		}
+		return &MismatchError{[]string{fmt.Sprintf("the lowered module cannot be interpreted: %v", err)}}
 	}
 	// The ops outside all-reduces read the same values.
 	if len(a.plain) != len(b.plain) {

@@ -1,11 +1,13 @@
 package oracle
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/spec"
 )
 
 // slot is one operand of an all-reduce (a stablehlo.all_reduce or arc's
@@ -43,8 +45,14 @@ type trace struct {
 	values map[string]*value
 	seen   map[string]int // occurrences of each operand identity so far
 	colls  map[*ir.Op]*ir.Collective
+	ops    map[*ir.Op]*opInfo
 	scopes []map[string][]string
 	desc   map[string]string // identity -> words for messages
+	// spec is package spec's reading of the module, which the oracle's own
+	// expansion of every group is checked against (nil when spec rejects
+	// the module's grid).
+	spec         *spec.Checker
+	crossChecked int // all-reduces whose groups spec expanded the same
 	// input gives the value of an operand identity; nil is the module's own
 	// values (leaves drawn at random).
 	input func(key string, t ir.TensorType) (*value, error)
@@ -66,12 +74,23 @@ func interpret(m *ir.Module, grid Grid, opt Options, input func(string, ir.Tenso
 		return nil, err
 	}
 	t := &trace{m: m, grid: grid, opt: opt, byKey: map[string]*slot{}, values: map[string]*value{},
-		seen: map[string]int{}, desc: map[string]string{}, colls: map[*ir.Op]*ir.Collective{}, input: input}
+		seen: map[string]int{}, desc: map[string]string{}, colls: map[*ir.Op]*ir.Collective{}, ops: map[*ir.Op]*opInfo{}, input: input}
 	for _, c := range cs {
 		if c.Kind == "all_reduce" {
 			t.colls[c.Op] = c
 		}
 	}
+	var da spec.DeviceAssignment
+	if grid.Assignment != nil {
+		da = make(spec.DeviceAssignment, grid.Replicas)
+		for r := range da {
+			da[r] = make([]int64, grid.Partitions)
+			for p := range da[r] {
+				da[r][p] = grid.Device(Process{int64(r), int64(p)})
+			}
+		}
+	}
+	t.spec, _ = spec.New(m, da)
 	if err := t.block(m.Body, nil); err != nil {
 		return nil, err
 	}
@@ -236,7 +255,8 @@ func (t *trace) allReduce(op *ir.Op, c *ir.Collective) error {
 		s := &slot{key: fmt.Sprintf("ar(%s)#%d", key, k), operandKey: key, op: op, pos: pos, operand: i}
 		t.desc[s.key] = fmt.Sprintf("result %d of %s at %s:%s", i, op.Name, t.m.Name, pos)
 		if err := t.eval(s, c, i); err != nil {
-			if t.opt.OnInvalid == nil {
+			var dis *DisagreementError
+			if t.opt.OnInvalid == nil || errors.As(err, &dis) {
 				return err
 			}
 			if i == 0 || slots[0].invalid == nil {
@@ -301,25 +321,14 @@ func (t *trace) eval(s *slot, c *ir.Collective, i int) error {
 		return t.evalCall(s, c, i)
 	}
 	s.native = true
-	mode, err := AllReduceMode(c.Channel, c.UseGlobalDeviceIDs)
-	if err != nil {
-		return t.errAt(op, "%s: %v", op.Name, err)
+	info := t.nativeOp(c)
+	if info.err != nil {
+		return info.err
 	}
-	s.mode = mode
-	var ids [][]int64
-	switch v, ok := t.m.Attr(op, "replica_groups"); {
-	case c.GroupSpelling == "mesh_axes":
-		ids = c.Groups
-	case ok:
-		if ids, err = parseGroups(v); err != nil {
-			return t.errAt(op, "%s: %v", op.Name, err)
-		}
+	s.mode, s.groups, s.groupOf, s.red = info.mode, info.groups, info.groupOf, info.red
+	if s.red.bad != "" {
+		return t.errAt(op, "%s: %s (C5)", op.Name, s.red.bad)
 	}
-	if s.groups, err = t.grid.Expand(mode, ids); err != nil {
-		return t.errAt(op, "%s: replica_groups: %v", op.Name, err)
-	}
-	s.groupOf = groupIndex(t.grid, s.groups)
-	s.red = readReducer(t.m, op)
 	res := elemOf(resType.Elem)
 	if s.red.elem.name != "" {
 		if !promotable(in.elem, s.red.elem) {
@@ -398,4 +407,83 @@ func reduceGroups(g Grid, s *slot, in *value, res elemType) *value {
 		}
 	}
 	return out
+}
+
+// opInfo is what a native all-reduce's operands share.
+type opInfo struct {
+	mode    Mode
+	groups  [][]Process
+	groupOf []int32
+	red     reducer
+	err     error
+}
+
+// nativeOp reads an all_reduce's mode, process groups and computation,
+// once per op.
+func (t *trace) nativeOp(c *ir.Collective) *opInfo {
+	if info := t.ops[c.Op]; info != nil {
+		return info
+	}
+	info := &opInfo{}
+	t.ops[c.Op] = info
+	op := c.Op
+	var err error
+	if info.mode, err = AllReduceMode(c.Channel, c.UseGlobalDeviceIDs); err != nil {
+		info.err = t.errAt(op, "%s: %v", op.Name, err)
+		return info
+	}
+	var ids [][]int64
+	switch v, ok := t.m.Attr(op, "replica_groups"); {
+	case c.GroupSpelling == "mesh_axes":
+		ids = c.Groups
+	case ok:
+		if ids, err = parseGroups(v); err != nil {
+			info.err = t.errAt(op, "%s: %v", op.Name, err)
+			return info
+		}
+	}
+	if info.groups, err = t.grid.Expand(info.mode, ids); err != nil {
+		info.err = t.errAt(op, "%s: replica_groups: %v", op.Name, err)
+		return info
+	}
+	info.groupOf = groupIndex(t.grid, info.groups)
+	info.err = t.crossCheck(c, info)
+	info.red = readReducer(t.m, op)
+	return info
+}
+
+// DisagreementError says that package spec expands an all-reduce's groups
+// otherwise than the oracle: a bug in one of them.
+type DisagreementError struct{ Err error }
+
+func (e *DisagreementError) Error() string { return e.Err.Error() }
+func (e *DisagreementError) Unwrap() error { return e.Err }
+
+// crossCheck compares the oracle's process groups with package spec's, where
+// spec accepts the op and expands it (it may reject more, and expands only
+// grids it bounds).
+func (t *trace) crossCheck(c *ir.Collective, s *opInfo) error {
+	if t.spec == nil {
+		return nil
+	}
+	res, err := t.spec.Check(c)
+	if err != nil || res.Processes == nil {
+		return nil
+	}
+	var theirs [][]Process
+	for _, g := range res.Processes {
+		if len(g) == 0 {
+			continue
+		}
+		pg := make([]Process, len(g))
+		for i, p := range g {
+			pg[i] = Process{p.Replica, p.Partition}
+		}
+		theirs = append(theirs, pg)
+	}
+	if fmt.Sprint(theirs) != fmt.Sprint(s.groups) || res.Mode.String() != s.mode.String() {
+		return &DisagreementError{t.errAt(c.Op, "package spec reads the groups of %s as %s %v, the oracle as %s %v", c.Op.Name, res.Mode, theirs, s.mode, s.groups)}
+	}
+	t.crossChecked++
+	return nil
 }

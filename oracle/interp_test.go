@@ -41,8 +41,8 @@ func TestInterpretValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.slots) != 4 {
-		t.Fatalf("%d slots", len(tr.slots))
+	if len(tr.slots) != 4 || tr.crossChecked != 4 {
+		t.Fatalf("%d slots, %d checked against package spec", len(tr.slots), tr.crossChecked)
 	}
 	// Processes by flattened index: 0 = (0,0), 1 = (0,1), 2 = (1,0), 3 = (1,1).
 	members := [][][]int{

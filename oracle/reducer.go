@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"fmt"
 	"hash/fnv"
 	"strings"
 
@@ -16,6 +17,9 @@ type reducer struct {
 	elem elemType // E, the type of the region's arguments ("" when unknown)
 	// key identifies an opaque computation by the ops it holds.
 	key uint64
+	// bad says why the region is not a computation of type
+	// (tensor<E>, tensor<E>) -> tensor<E> (C5), or "".
+	bad string
 }
 
 // reducers maps StableHLO op names to the reductions the oracle interprets.
@@ -28,15 +32,18 @@ var reducers = map[string]string{
 func readReducer(m *ir.Module, op *ir.Op) reducer {
 	r := reducer{key: opaqueKey(m, op)}
 	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
+		r.bad = fmt.Sprintf("the computation must be one region of one block, not %d region(s)", len(op.Regions))
 		return r
 	}
 	b := op.Regions[0].Blocks[0]
 	names, types := blockArgs(m, b)
 	if len(names) != 2 || types[0] != types[1] {
+		r.bad = fmt.Sprintf("the computation must take two arguments of one type, not (%s)", strings.Join(types, ", "))
 		return r
 	}
 	t, err := ir.ParseTensorType(types[0])
 	if err != nil || len(t.Shape) != 0 {
+		r.bad = fmt.Sprintf("the computation's arguments must be rank-0 tensors, not %s", types[0])
 		return r
 	}
 	r.elem = elemOf(t.Elem)
