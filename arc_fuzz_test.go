@@ -60,18 +60,39 @@ var reordersAnyReduction = sync.OnceValue(func() bool {
 	return err == nil && strings.Contains(string(out), "[[0, 1]]")
 })
 
-// knownReorder is the problem reordersAnyReduction tolerates.
-const knownReorder = "the groups were reordered, and the computation is not one the oracle knows to be commutative"
+// ringsBecomeCalls reports whether a module arc lowered for TPU, compiled
+// again for a GPU target, gets its ring all-reduces turned into
+// arc_allreduce calls with no algorithm (which no runtime can run).
+var ringsBecomeCalls = sync.OnceValue(func() bool {
+	src, err := os.ReadFile("lowering/testdata/lowered_tpu.mlir")
+	if err != nil {
+		return false
+	}
+	out, _, err := Compile("probe.mlir", src, Options{Target: "cuda:nvlink"})
+	return err == nil && strings.Contains(string(out), `algo = ""`)
+})
+
+// knownBugs are arc's bugs that FuzzCompile finds but tolerates while its
+// probe still shows them: a mismatch all of whose problems say one of these
+// does not fail an input. Each probe turns false once the bug is fixed, and
+// the check is strict again.
+var knownBugs = []struct {
+	present func() bool
+	says    string
+}{
+	{reordersAnyReduction, "the groups were reordered, and the computation is not one the oracle knows to be commutative"},
+	{ringsBecomeCalls, `arc_allreduce: unknown algorithm ""`},
+}
 
 // FuzzCompile compiles each input for one target (all of them when target
-// is len(passes.TargetNames()) modulo one more), with options drawn from
+// is len(Targets()) modulo one more), with options drawn from
 // knob, and checks what arc promises: no panic; a rejection is a positioned
 // error (FILE:LINE:COL), never an internal one; an accepted module's output
 // parses, passes passes.Verify, compiles to itself again, and computes what
 // the input computes (package oracle). The seeds are the fixtures and
 // testdata modules for every target, each lowering golden for its own.
 func FuzzCompile(f *testing.F) {
-	names := passes.TargetNames()
+	names := Targets()
 	for _, pat := range fuzzSeeds {
 		files, err := filepath.Glob(pat)
 		if err != nil {
@@ -100,7 +121,7 @@ func FuzzCompile(f *testing.F) {
 		quant := passes.Quants[int(knob&7)%len(passes.Quants)]
 		var orig original
 		for _, name := range targets {
-			opt := Options{Target: name, Quant: quant, CastBF16: knob&8 == 0}
+			opt := Options{Target: name, Quant: quant, KeepBF16: knob&8 != 0}
 			if knob&16 != 0 {
 				opt.Force = []string{"all=twoshot"}
 			}
@@ -133,7 +154,7 @@ type original struct {
 // checkCompile checks one compilation (see FuzzCompile).
 func checkCompile(t *testing.T, src []byte, opt Options, orig *original) {
 	t.Helper()
-	where := fmt.Sprintf("target %s, quant %s, cast %v, force %v", opt.Target, opt.Quant, opt.CastBF16, opt.Force)
+	where := fmt.Sprintf("target %s, quant %s, keep-bf16 %v, force %v", opt.Target, opt.Quant, opt.KeepBF16, opt.Force)
 	out, _, err := Compile("in.mlir", src, opt)
 	if err != nil {
 		var pos *ir.Error
@@ -180,20 +201,25 @@ func checkCompile(t *testing.T, src []byte, opt Options, orig *original) {
 		// validator, not yet in the analyse pass.
 	case errors.As(err, &inv):
 		t.Fatalf("%s: arc accepts a module StableHLO's specification rejects: %v", where, err)
-	case onlyKnownReorders(err) && reordersAnyReduction():
+	case onlyKnownBugs(err):
 	default:
 		t.Fatalf("%s: %v\noutput:\n%s", where, err, out)
 	}
 }
 
-// onlyKnownReorders reports whether every problem err lists is knownReorder.
-func onlyKnownReorders(err error) bool {
+// onlyKnownBugs reports whether every problem err lists is one of the
+// knownBugs still present.
+func onlyKnownBugs(err error) bool {
 	var mm *oracle.MismatchError
 	if !errors.As(err, &mm) {
 		return false
 	}
 	for _, p := range mm.Problems {
-		if !strings.Contains(p, knownReorder) {
+		known := false
+		for _, b := range knownBugs {
+			known = known || strings.Contains(p, b.says) && b.present()
+		}
+		if !known {
 			return false
 		}
 	}
