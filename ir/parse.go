@@ -24,7 +24,7 @@ func ParseString(name, src string) (m *Module, err error) {
 	if len(src) > math.MaxInt32 { // offsets are int32
 		return nil, &Error{File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("file of %d bytes is too large (the limit is 2 GiB)", len(src))}
 	}
-	p := &parser{m: m, s: src, noResults: -1}
+	p := &parser{m: m, s: src, noResults: -1, resultsStart: -1}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -68,6 +68,9 @@ type parser struct {
 	// look-ahead from a '%' found none, so that the '%' after it in the same
 	// list ("%a, %b, %c :") does not look again.
 	noResults int
+	// resultsStart and resultsEq are the '%' and the '=' of the result list
+	// the last look-ahead found, which parseOp then need not read again.
+	resultsStart, resultsEq int
 }
 
 // fail stops the parse with an error at off.
@@ -191,7 +194,11 @@ func (p *parser) parseOp() *Op {
 		return op
 	}
 	if s[p.pos] == '%' {
-		p.parseResults()
+		if p.pos == p.resultsStart {
+			p.pos = p.resultsEq // read by resultsAt
+		} else {
+			p.parseResults()
+		}
 		op.resEnd = int32(p.pos)
 		p.pos++ // '='
 		p.skipTrivia()
@@ -266,7 +273,9 @@ func (p *parser) parseResults() {
 func (p *parser) parseGeneric(op *Op) {
 	s := p.s
 	at := func(c byte) bool {
-		p.skipTrivia()
+		if p.pos < len(s) && (isBlank(s[p.pos]) || s[p.pos] == '/') {
+			p.skipTrivia()
+		}
 		return p.pos < len(s) && s[p.pos] == c
 	}
 	if !at('(') {
@@ -379,9 +388,25 @@ func (p *parser) scanCustom(op *Op) {
 			continue
 		}
 		switch c {
-		case ' ', '\t', '\r', '\n':
-			nl := p.skipTrivia()
-			if len(p.brackets) == base && p.statementAt(p.pos, nl) {
+		case ' ':
+			// A blank between two tokens of a line: only a few bytes after
+			// it may start a statement.
+			if n := p.pos + 1; n < len(s) && plain[s[n]] && !mayStart[s[n]] {
+				p.pos = n
+				continue
+			}
+			fallthrough
+		case '\t', '\r', '\n':
+			i, nl := p.pos, false
+			for i < len(s) && isBlank(s[i]) { // indentation, blank lines
+				nl = nl || s[i] == '\n'
+				i++
+			}
+			p.pos = i
+			if i+1 < len(s) && s[i] == '/' && s[i+1] == '/' {
+				nl = p.skipTrivia() || nl
+			}
+			if len(p.brackets) == base && p.statementAt(p.pos, nl, s[end-1], end == int(op.nameEnd)) {
 				op.End = int32(end)
 				p.pos = end
 				return
@@ -390,7 +415,7 @@ func (p *parser) scanCustom(op *Op) {
 		case '/':
 			if p.pos+1 < len(s) && s[p.pos+1] == '/' {
 				nl := p.skipTrivia()
-				if len(p.brackets) == base && p.statementAt(p.pos, nl) {
+				if len(p.brackets) == base && p.statementAt(p.pos, nl, s[end-1], end == int(op.nameEnd)) {
 					op.End = int32(end)
 					p.pos = end
 					return
@@ -458,14 +483,40 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// mayStart marks the plain bytes that can start a statement on the line of
+// the op before it: a result list, a block label, an alias definition.
+var mayStart = func() (t [256]bool) {
+	for _, c := range []byte("%^#!") {
+		t[c] = true
+	}
+	return t
+}()
+
+// balancedPlain marks the bytes that skipBalanced passes over without a
+// look: all but brackets, quotes and '/'.
+var balancedPlain = func() (t [256]bool) {
+	for i := range t {
+		t[i] = true
+	}
+	for _, c := range []byte("/\"()[]<>{}") {
+		t[c] = false
+	}
+	return t
+}()
+
 // statementAt reports whether the token at i, reached after whitespace or a
 // comment at the op's own bracket depth, starts a new statement rather than
 // continuing a custom-form op (as ": type", "attributes {...}", "cond {" or
-// "reducer(...)" do). nl says whether a line break came before it.
-func (p *parser) statementAt(i int, nl bool) bool {
+// "reducer(...)" do). nl says whether a line break came before it, prev is
+// the last byte of the token before it: after ',', '=' or ':' the op goes on,
+// as it does on the line of its name right after it (first).
+func (p *parser) statementAt(i int, nl bool, prev byte, first bool) bool {
 	s := p.s
 	if i >= len(s) {
 		return true
+	}
+	if prev == ',' || prev == '=' || prev == ':' || first && !nl {
+		return false
 	}
 	switch c := s[i]; {
 	case c == '}':
@@ -545,8 +596,13 @@ func (p *parser) resultsAt(i int) bool {
 			continue
 		}
 		if j+1 < len(s) && s[j] == '=' && s[j+1] != '=' {
+			eq := j
 			j = skipTriviaAt(s, j+1)
-			return j < len(s) && (s[j] == '"' || isIdentStart(s[j]))
+			if j < len(s) && (s[j] == '"' || isIdentStart(s[j])) {
+				p.resultsStart, p.resultsEq = i, eq
+				return true
+			}
+			break
 		}
 		break
 	}
@@ -680,6 +736,14 @@ func (p *parser) skipBalanced() {
 	base := len(p.brackets) // the group ends when the brackets are back to base
 	for p.pos < len(s) {
 		c := s[p.pos]
+		if balancedPlain[c] {
+			i := p.pos + 1
+			for i < len(s) && balancedPlain[s[i]] {
+				i++
+			}
+			p.pos = i
+			continue
+		}
 		switch c {
 		case '"':
 			p.skipString()
@@ -769,23 +833,31 @@ func closerOf(open byte) byte {
 // it crossed a line break.
 func (p *parser) skipTrivia() (newline bool) {
 	s := p.s
-	for p.pos < len(s) {
-		switch s[p.pos] {
+	i := p.pos
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\r':
+			i++
 		case '\n':
 			newline = true
-			p.pos++
-		case ' ', '\t', '\r':
-			p.pos++
+			i++
 		case '/':
-			if p.pos+1 < len(s) && s[p.pos+1] == '/' {
-				p.skipLine()
+			if i+1 < len(s) && s[i+1] == '/' {
+				if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+					i += k
+				} else {
+					i = len(s)
+				}
 				continue
 			}
+			p.pos = i
 			return newline
 		default:
+			p.pos = i
 			return newline
 		}
 	}
+	p.pos = i
 	return newline
 }
 
