@@ -119,3 +119,65 @@ func TestBenchModule(t *testing.T) {
 		}
 	}
 }
+
+// memoryInputs are modules of about size bytes that each stress one part of
+// the tree: a JAX program (the round-trip benchmark's), the smallest ops
+// (one letter and a line break each), block labels, empty regions, generic
+// ops, and all-reduces whose groups expand from a mesh.
+func memoryInputs(tb testing.TB, size int) map[string][]byte {
+	repeat := func(head, unit, tail string) []byte {
+		n := max(1, (size-len(head)-len(tail))/len(unit))
+		return []byte(head + strings.Repeat(unit, n) + tail)
+	}
+	allReduce := `%r = "stablehlo.all_reduce"(%x) <{replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @m, axes = [#stablehlo.axis_ref<name = "y">]>}> ({
+^bb0(%a: tensor<f32>, %b: tensor<f32>):
+  stablehlo.return %a : tensor<f32>
+}) : (tensor<8xf32>) -> tensor<8xf32>
+`
+	return map[string][]byte{
+		"jax":       benchModule(tb, size),
+		"tiny-ops":  repeat("module {\n", "a.b\n", "}\n"),
+		"labels":    repeat("module {\n\"x.y\"() ({\n", "^b:\n", "}) : () -> ()\n}\n"),
+		"regions":   repeat("module {\n", "a{\n}\n", "}\n"),
+		"generic":   repeat("module {\n", "\"a\"():()->()\n", "}\n"),
+		"mesh-axes": repeat("module {\nsdy.mesh @m = <[\"x\"=4096, \"y\"=4096]>\n", allReduce, "}\n"),
+	}
+}
+
+// BenchmarkParseMemory reports the bytes that ParseModule (and, for the
+// all-reduces, Collectives) allocates per input byte, with the collector
+// off: an upper bound of the memory a module of N bytes takes, N times the
+// factor (docs/PERFORMANCE.md has the figures).
+func BenchmarkParseMemory(b *testing.B) {
+	inputs := memoryInputs(b, 8<<20)
+	for _, name := range []string{"jax", "tiny-ops", "labels", "regions", "generic", "mesh-axes"} {
+		src := inputs[name]
+		b.Run(name, func(b *testing.B) {
+			var allocated float64
+			for b.Loop() {
+				allocated = parseAllocated(b, src)
+			}
+			b.SetBytes(int64(len(src)))
+			b.ReportMetric(allocated, "alloc/input")
+		})
+	}
+}
+
+// parseAllocated parses src, reads its collectives and returns the bytes
+// allocated per input byte, the module's own copy of the text included.
+func parseAllocated(tb testing.TB, src []byte) float64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m, err := ParseModule("bench.mlir", src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := m.Collectives(); err != nil {
+		tb.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(m)
+	return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(src))
+}

@@ -27,7 +27,8 @@ type Collective struct {
 	// Reduction is sum, max, min, product, and, or, other, or "" for
 	// collectives that do not reduce.
 	Reduction string
-	// Groups are the device (or replica) groups, expanded; nil if the op has none.
+	// Groups are the device (or replica) groups, expanded; nil if the op has
+	// none. Collectives that spell the same groups share them: read-only.
 	Groups [][]int64
 	// GroupSpelling is how the module wrote the groups: "dense",
 	// "mesh_axes", "pairs" (collective_permute), or "".
@@ -35,7 +36,8 @@ type Collective struct {
 	Mesh          string // mesh name, for mesh-axes groups
 	// Unresolved says why the groups are unknown although the op has
 	// some: mesh-axes groups that name a symbol no mesh of the module
-	// defines. Groups is nil then.
+	// defines, or that expand to more device ids than arc reads for a
+	// module of its size. Groups is nil then.
 	Unresolved         string
 	Channel            int64 // channel_handle's handle, -1 when absent
 	ChannelType        int64
@@ -95,14 +97,14 @@ func collectiveKind(name string) string {
 // Collectives lists the module's collectives in source order, arc's own
 // custom calls included (as all_reduce).
 func (m *Module) Collectives() ([]*Collective, error) {
-	meshes, err := m.Meshes()
+	r, err := m.newGroupReader()
 	if err != nil {
 		return nil, err
 	}
 	var out []*Collective
 	m.Walk(func(op *Op) bool {
 		var c *Collective
-		c, err = m.collective(op, meshes)
+		c, err = m.collective(op, r)
 		if err != nil {
 			return false
 		}
@@ -117,14 +119,48 @@ func (m *Module) Collectives() ([]*Collective, error) {
 
 // Collective returns the typed view of op, or nil if it is not a collective.
 func (m *Module) Collective(op *Op) (*Collective, error) {
-	meshes, err := m.Meshes()
+	r, err := m.newGroupReader()
 	if err != nil {
 		return nil, err
 	}
-	return m.collective(op, meshes)
+	return m.collective(op, r)
 }
 
-func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error) {
+// groupReader reads the groups of a module's collectives: its meshes, the
+// budget of ids they may expand to, and the groups read so far by their
+// spelling, since collectives over the same axes share them.
+type groupReader struct {
+	meshes map[string]*Mesh
+	b      *budget
+	read   map[string]readResult
+}
+
+type readResult struct {
+	groups         [][]int64
+	spelling, mesh string
+	err            error
+}
+
+func (m *Module) newGroupReader() (*groupReader, error) {
+	b := m.newBudget()
+	meshes, err := m.meshes(b)
+	if err != nil {
+		return nil, err
+	}
+	return &groupReader{meshes: meshes, b: b, read: map[string]readResult{}}, nil
+}
+
+// groups is readGroups, once per spelling.
+func (r *groupReader) groups(v string) ([][]int64, string, string, error) {
+	res, ok := r.read[v]
+	if !ok {
+		res.groups, res.spelling, res.mesh, res.err = readGroups(v, r.meshes, r.b)
+		r.read[v] = res
+	}
+	return res.groups, res.spelling, res.mesh, res.err
+}
+
+func (m *Module) collective(op *Op, r *groupReader) (*Collective, error) {
 	kind := collectiveKind(op.Name)
 	if kind == "" && op.Name != "stablehlo.custom_call" && op.Name != "mhlo.custom_call" {
 		return nil, nil
@@ -180,11 +216,16 @@ func (m *Module) collective(op *Op, meshes map[string]*Mesh) (*Collective, error
 	for _, a := range attrs {
 		switch a.Name {
 		case "replica_groups", "source_target_pairs":
-			groups, spelling, mesh, err := readGroups(a.Value, meshes)
+			groups, spelling, mesh, err := r.groups(a.Value)
 			var unresolved *unresolvedMesh
-			if errors.As(err, &unresolved) {
+			var over *overBudget
+			switch {
+			case errors.As(err, &unresolved):
 				c.Unresolved = fmt.Sprintf("%s: %v", a.Name, err)
 				spelling, mesh, err = "mesh_axes", unresolved.symbol[1:], nil
+			case errors.As(err, &over):
+				c.Unresolved = fmt.Sprintf("%s: %v", a.Name, err)
+				err = nil
 			}
 			if err != nil {
 				return nil, errAt("%s: %v", a.Name, err)
@@ -258,12 +299,12 @@ func readArcCall(c *Collective, attrs []Attr, errAt func(string, ...any) error) 
 }
 
 // readGroups expands either spelling of replica groups.
-func readGroups(v string, meshes map[string]*Mesh) (groups [][]int64, spelling, mesh string, err error) {
+func readGroups(v string, meshes map[string]*Mesh, b *budget) (groups [][]int64, spelling, mesh string, err error) {
 	v = strings.TrimSpace(v)
 	if strings.HasPrefix(v, "dense<") {
-		rows, err := parseDenseInts(v)
+		rows, err := parseDenseInts(v, b)
 		if err != nil {
-			return nil, "", "", err
+			return nil, "dense", "", err
 		}
 		for _, r := range rows {
 			g := make([]int64, 0, len(r))
@@ -278,12 +319,15 @@ func readGroups(v string, meshes map[string]*Mesh) (groups [][]int64, spelling, 
 	}
 	const prefix = "#stablehlo.replica_group_mesh_axes<"
 	if strings.HasPrefix(v, prefix) && strings.HasSuffix(v, ">") {
-		ms, refs, err := parseMeshAxes(v[len(prefix):len(v)-1], meshes)
+		ms, refs, err := parseMeshAxes(v[len(prefix):len(v)-1], meshes, b)
 		if err != nil {
 			return nil, "", "", err
 		}
-		groups, err := expandMeshAxes(ms, refs)
-		return groups, "mesh_axes", ms.Name, err
+		groups, err := expandMeshAxes(ms, refs, b)
+		if err != nil {
+			return nil, "mesh_axes", ms.Name, err
+		}
+		return groups, "mesh_axes", ms.Name, nil
 	}
 	return nil, "", "", fmt.Errorf("unknown spelling %q", v)
 }

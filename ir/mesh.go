@@ -72,15 +72,19 @@ func formatInts(v []int64) string {
 // sym_name and a mesh or stablehlo.mesh attribute (#stablehlo.mesh<...> or
 // {axes = [{name = "x", size = 2}], device_ids = ...}).
 func (m *Module) Meshes() (map[string]*Mesh, error) {
+	return m.meshes(m.newBudget())
+}
+
+func (m *Module) meshes(b *budget) (map[string]*Mesh, error) {
 	meshes := map[string]*Mesh{}
 	var err error
 	m.Walk(func(op *Op) bool {
 		var name string
 		var ms *Mesh
 		if op.Name == "sdy.mesh" && !op.Generic {
-			name, ms, err = m.prettyMesh(op)
+			name, ms, err = m.prettyMesh(op, b)
 		} else if op.Generic {
-			name, ms, err = m.genericMesh(op)
+			name, ms, err = m.genericMesh(op, b)
 		}
 		if err != nil {
 			return false
@@ -95,7 +99,7 @@ func (m *Module) Meshes() (map[string]*Mesh, error) {
 }
 
 // prettyMesh reads "sdy.mesh @name = <...>" or "sdy.mesh @name = #sdy.mesh<...>".
-func (m *Module) prettyMesh(op *Op) (string, *Mesh, error) {
+func (m *Module) prettyMesh(op *Op, b *budget) (string, *Mesh, error) {
 	name, rest, ok := leadingSymbol(strings.TrimSpace(m.header(op)))
 	if !ok {
 		return "", nil, m.Errorf(int(op.Start), "sdy.mesh: expected @name")
@@ -113,7 +117,7 @@ func (m *Module) prettyMesh(op *Op) (string, *Mesh, error) {
 	if close < 0 {
 		return "", nil, m.Errorf(int(op.Start), "sdy.mesh @%s: '<' is not closed", name)
 	}
-	ms, err := parseSdyMesh(body[1:close])
+	ms, err := parseSdyMesh(body[1:close], b)
 	if err != nil {
 		return "", nil, m.Errorf(int(op.Start), "sdy.mesh @%s: %v", name, err)
 	}
@@ -122,7 +126,7 @@ func (m *Module) prettyMesh(op *Op) (string, *Mesh, error) {
 
 // genericMesh reads a generic op that defines a mesh symbol: nil for one
 // that does not.
-func (m *Module) genericMesh(op *Op) (string, *Mesh, error) {
+func (m *Module) genericMesh(op *Op, b *budget) (string, *Mesh, error) {
 	attrs := m.Attrs(op)
 	sym, ok := attrValue(attrs, "sym_name")
 	if !ok {
@@ -134,7 +138,7 @@ func (m *Module) genericMesh(op *Op) (string, *Mesh, error) {
 		if !ok {
 			continue
 		}
-		ms, err := parseMeshValue(v)
+		ms, err := parseMeshValue(v, b)
 		if err != nil {
 			if op.Name != "sdy.mesh" {
 				return "", nil, nil // not a mesh arc knows: the symbol stays unresolved
@@ -151,13 +155,13 @@ func (m *Module) genericMesh(op *Op) (string, *Mesh, error) {
 
 // parseMeshValue reads a mesh attribute: #sdy.mesh<...>, #stablehlo.mesh<...>
 // or the dictionary {axes = [{name = "x", size = 2 : i64}], device_ids = ...}.
-func parseMeshValue(v string) (*Mesh, error) {
+func parseMeshValue(v string, b *budget) (*Mesh, error) {
 	v = strings.TrimSpace(v)
 	switch {
 	case strings.HasPrefix(v, "#sdy.mesh<") && matching(v, len("#sdy.mesh")) == len(v)-1:
-		return parseSdyMesh(v[len("#sdy.mesh<") : len(v)-1])
+		return parseSdyMesh(v[len("#sdy.mesh<"):len(v)-1], b)
 	case strings.HasPrefix(v, "#stablehlo.mesh<"):
-		return parseInlineMesh(v)
+		return parseInlineMesh(v, b)
 	case strings.HasPrefix(v, "{") && matching(v, 0) == len(v)-1:
 		ms := &Mesh{}
 		for _, e := range parseDict(v[1 : len(v)-1]) {
@@ -181,7 +185,7 @@ func parseMeshValue(v string) (*Mesh, error) {
 					ms.Axes = append(ms.Axes, MeshAxis{name, size})
 				}
 			case "device_ids":
-				ids, err := parseDeviceIDs(e.Value)
+				ids, err := parseDeviceIDs(e.Value, b)
 				if err != nil {
 					return nil, fmt.Errorf("device_ids: %v", err)
 				}
@@ -194,7 +198,7 @@ func parseMeshValue(v string) (*Mesh, error) {
 }
 
 // parseSdyMesh reads `["x"=2, "y"=4], device_ids=[...]`.
-func parseSdyMesh(s string) (*Mesh, error) {
+func parseSdyMesh(s string, b *budget) (*Mesh, error) {
 	parts := splitTop(s, ',')
 	if len(parts) == 0 || !strings.HasPrefix(parts[0], "[") {
 		return nil, fmt.Errorf("expected a list of axes")
@@ -224,7 +228,7 @@ func parseSdyMesh(s string) (*Mesh, error) {
 		if !ok || strings.TrimSpace(k) != "device_ids" {
 			continue
 		}
-		ids, err := parseDeviceIDs(v)
+		ids, err := parseDeviceIDs(v, b)
 		if err != nil {
 			return nil, fmt.Errorf("device_ids: %v", err)
 		}
@@ -235,12 +239,12 @@ func parseSdyMesh(s string) (*Mesh, error) {
 
 // parseDeviceIDs reads a list of device ids: [0, 1], array<i64: 0, 1> or
 // dense<[0, 1]> : tensor<2xi64>.
-func parseDeviceIDs(v string) ([]int64, error) {
+func parseDeviceIDs(v string, b *budget) ([]int64, error) {
 	v = strings.TrimSpace(v)
 	if !strings.HasPrefix(v, "dense<") {
 		return parseIntList(v)
 	}
-	rows, err := parseDenseInts(v)
+	rows, err := parseDenseInts(v, b)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +299,7 @@ func parseIntList(s string) ([]int64, error) {
 // parseDenseInts reads `dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>` (also the
 // splat form `dense<0>` and the hex form `dense<"0x...">`) as rows of the
 // tensor's last dimension.
-func parseDenseInts(s string) ([][]int64, error) {
+func parseDenseInts(s string, b *budget) ([][]int64, error) {
 	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "dense<") {
 		return nil, fmt.Errorf("expected dense<...>, found %q", s)
@@ -317,8 +321,8 @@ func parseDenseInts(s string) ([][]int64, error) {
 	if n < 0 || len(t.Shape) > 2 {
 		return nil, fmt.Errorf("expected a static tensor of rank 1 or 2, found %s", t)
 	}
-	if n > 1<<24 {
-		return nil, fmt.Errorf("%d elements is too many for device ids", n)
+	if err := b.take(n); err != nil {
+		return nil, err
 	}
 	var flat []int64
 	switch {
@@ -388,7 +392,7 @@ type axisRef struct {
 }
 
 // parseMeshAxes reads the inside of #stablehlo.replica_group_mesh_axes<...>.
-func parseMeshAxes(s string, meshes map[string]*Mesh) (*Mesh, []axisRef, error) {
+func parseMeshAxes(s string, meshes map[string]*Mesh, b *budget) (*Mesh, []axisRef, error) {
 	var ms *Mesh
 	var refs []axisRef
 	for _, f := range splitTop(s, ',') {
@@ -405,7 +409,7 @@ func parseMeshAxes(s string, meshes map[string]*Mesh) (*Mesh, []axisRef, error) 
 					return nil, nil, &unresolvedMesh{v}
 				}
 			} else {
-				inline, err := parseInlineMesh(v)
+				inline, err := parseInlineMesh(v, b)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -433,6 +437,60 @@ func parseMeshAxes(s string, meshes map[string]*Mesh) (*Mesh, []axisRef, error) 
 	return ms, refs, nil
 }
 
+// budget bounds the device ids that reading a module's groups may
+// materialise, so that memory follows the input's size: ids the text spells
+// out cost about what they take to write, but a splat
+// (dense<0> : tensor<100000x100000xi64>) or a mesh's axes ("x"=1048576)
+// expand from a few bytes. A module of N bytes may expand 65536 + N ids in
+// all (8 bytes each); groups beyond it stay unread, with the reason in
+// Collective.Unresolved (a mesh's device_ids beyond it are an error).
+type budget struct {
+	left, limit int64
+	size        int // of the module, for messages
+}
+
+func (m *Module) newBudget() *budget {
+	limit := m.GroupLimit()
+	return &budget{left: limit, limit: limit, size: len(m.Src)}
+}
+
+// GroupLimit is the most device ids that reading the module's groups may
+// materialise: 65536 plus one per byte of the module. Code that writes
+// groups out itself (the one group of all replicas that an op without
+// groups spans) should keep to it, so that memory follows the input, not
+// the num_replicas it states.
+func (m *Module) GroupLimit() int64 {
+	return budgetFloor + budgetPerByte*int64(len(m.Src))
+}
+
+const (
+	budgetFloor   = 1 << 16
+	budgetPerByte = 1
+)
+
+// take spends n ids; a nil budget has no bound (tests of the parts).
+func (b *budget) take(n int64) error {
+	if b == nil {
+		return nil
+	}
+	if n > b.left {
+		return &overBudget{n: n, b: b}
+	}
+	b.left -= n
+	return nil
+}
+
+// overBudget is groups arc will not expand for a module of this size.
+type overBudget struct {
+	n int64
+	b *budget
+}
+
+func (e *overBudget) Error() string {
+	return fmt.Sprintf("%d device ids to expand, beyond what arc expands for a module of %d bytes (%d + %d per byte: %d ids in all)",
+		e.n, e.b.size, budgetFloor, budgetPerByte, e.b.limit)
+}
+
 // unresolvedMesh is a mesh symbol that no mesh of the module defines: valid
 // MLIR (the symbol may name an op arc does not read), whose groups arc cannot
 // know.
@@ -443,7 +501,7 @@ func (e *unresolvedMesh) Error() string {
 }
 
 // parseInlineMesh reads #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>, ...], device_ids = ...>.
-func parseInlineMesh(s string) (*Mesh, error) {
+func parseInlineMesh(s string, b *budget) (*Mesh, error) {
 	const prefix = "#stablehlo.mesh<"
 	if !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, ">") {
 		return nil, fmt.Errorf("expected @name or %s...>, found %q", prefix, s)
@@ -470,7 +528,7 @@ func parseInlineMesh(s string) (*Mesh, error) {
 				ms.Axes = append(ms.Axes, MeshAxis{name, size})
 			}
 		case "device_ids":
-			ids, err := parseDeviceIDs(v)
+			ids, err := parseDeviceIDs(v, b)
 			if err != nil {
 				return nil, fmt.Errorf("device_ids: %v", err)
 			}
@@ -536,14 +594,15 @@ func parseAxisRef(s string) (axisRef, error) {
 // expandMeshAxes turns mesh-axes replica groups into explicit device groups:
 // devices that agree on every coordinate not covered by refs form a group,
 // ordered by the referenced (sub-)axes, the first one major. Groups come in
-// the order of their first device in the mesh.
-func expandMeshAxes(ms *Mesh, refs []axisRef) ([][]int64, error) {
+// the order of their first device in the mesh. The groups hold every device
+// of the mesh once: b must afford them.
+func expandMeshAxes(ms *Mesh, refs []axisRef, b *budget) ([][]int64, error) {
 	type digit struct {
 		axis         int
 		stride, size int64 // coordinate digit = (c / stride) % size
 	}
 	total := ms.Devices()
-	if total < 0 || total > 1<<20 {
+	if total < 0 {
 		return nil, fmt.Errorf("mesh %s is too large", ms)
 	}
 	var digits []digit
@@ -574,8 +633,12 @@ func expandMeshAxes(ms *Mesh, refs []axisRef) ([][]int64, error) {
 		groupSize *= d.size
 		digits = append(digits, d)
 	}
+	if err := b.take(total); err != nil {
+		return nil, err
+	}
 	index := map[int64]int{} // key of the uncovered coordinates -> group
 	var groups [][]int64
+	ids := make([]int64, total) // the groups' rows, in one allocation
 	coords := make([]int64, len(ms.Axes))
 	rest := make([]int64, len(ms.Axes))
 	for lin := int64(0); lin < total; lin++ {
@@ -599,7 +662,10 @@ func expandMeshAxes(ms *Mesh, refs []axisRef) ([][]int64, error) {
 		if !ok {
 			g = len(groups)
 			index[key] = g
-			row := make([]int64, groupSize)
+			if int64(len(groups)+1)*groupSize > total {
+				return nil, fmt.Errorf("axes %v cover the same devices twice", refs)
+			}
+			row := ids[int64(g)*groupSize : int64(g+1)*groupSize : int64(g+1)*groupSize]
 			for i := range row {
 				row[i] = -1
 			}
