@@ -24,8 +24,11 @@ func Unquote(s string) string { return unquote(s) }
 func StripType(s string) string { return stripType(strings.TrimSpace(s)) }
 
 // DenseInts reads a dense integer attribute of rank 1 or 2 as rows
-// ("dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>").
-func DenseInts(v string) ([][]int64, error) { return parseDenseInts(strings.TrimSpace(v)) }
+// ("dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>"). A splat expands to at most
+// 65536 + len(v) elements.
+func DenseInts(v string) ([][]int64, error) {
+	return parseDenseInts(strings.TrimSpace(v), budgetFor(len(v)))
+}
 
 // SplitDict returns the entries of a dictionary attribute "{a = 1, b}";
 // ok is false when v is not one.

@@ -449,9 +449,12 @@ type budget struct {
 	size        int // of the module, for messages
 }
 
-func (m *Module) newBudget() *budget {
-	limit := m.GroupLimit()
-	return &budget{left: limit, limit: limit, size: len(m.Src)}
+func (m *Module) newBudget() *budget { return budgetFor(len(m.Src)) }
+
+// budgetFor is the budget of a text of size bytes.
+func budgetFor(size int) *budget {
+	limit := budgetFloor + budgetPerByte*int64(size)
+	return &budget{left: limit, limit: limit, size: size}
 }
 
 // GroupLimit is the most device ids that reading the module's groups may
@@ -459,9 +462,7 @@ func (m *Module) newBudget() *budget {
 // groups out itself (the one group of all replicas that an op without
 // groups spans) should keep to it, so that memory follows the input, not
 // the num_replicas it states.
-func (m *Module) GroupLimit() int64 {
-	return budgetFloor + budgetPerByte*int64(len(m.Src))
-}
+func (m *Module) GroupLimit() int64 { return budgetFor(len(m.Src)).limit }
 
 const (
 	budgetFloor   = 1 << 16
@@ -487,7 +488,7 @@ type overBudget struct {
 }
 
 func (e *overBudget) Error() string {
-	return fmt.Sprintf("%d device ids to expand, beyond what arc expands for a module of %d bytes (%d + %d per byte: %d ids in all)",
+	return fmt.Sprintf("%d device ids to expand, beyond what arc expands for a text of %d bytes (%d + %d per byte: %d ids in all)",
 		e.n, e.b.size, budgetFloor, budgetPerByte, e.b.limit)
 }
 
