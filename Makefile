@@ -126,7 +126,7 @@ device-test-kernels: build/libarc_gpu.so
 
 # ---- examples: gomlx models that opt into arc (issue 8; examples/README.md) ----
 .PHONY: examples-mlir device-bin-examples
-EXAMPLES := tpmlp decoder
+EXAMPLES := tpmlp decoder llama
 
 # examples-mlir: each example writes its shipped model.mlir on the CPU (the
 # program gomlx hands to PJRT, captured by a compile-only plugin; flags as in

@@ -1,30 +1,37 @@
 #!/usr/bin/env bash
-# devbench.sh: issue 7's measurements on the GPU machine (2 x H200), in one
-# device call (`make device-bench` runs it):
+# devbench.sh: issues 7 and 18's measurements on the GPU machine (2 x H200),
+# in one device call (`make device-bench` runs it):
 #
 #   bash bench/devbench.sh
 #
 # Go is not installed there: `make bench-bin` on a CPU machine puts arc (built
-# with cgo) in .devbin/bench/, carried to the device machine (run with
-# carry [".devbin/bench"]; ARC_BIN overrides the path). libarc_gpu.so and
-# kbench are built here with nvcc (`make gpu`). The steps, each with a time
-# limit, each logged, none stopping the others:
+# with cgo) in .devbin/bench/, and `make device-bin-examples` the examples in
+# .devbin/examples/, both carried to the device machine (run with carry
+# [".devbin/bench", ".devbin/examples"]; ARC_BIN and LLAMA_BIN override the
+# paths). libarc_gpu.so and kbench are built here with nvcc (`make gpu`). The
+# steps, each with a time limit, each logged, none stopping the others:
 #
 #   build        make gpu: build/libarc_gpu.so and build/kbench
-#   xla-peer     arc bench --level xla, f16 and bf16, every lowering (NVLink)
+#   xla-peer     arc bench --level xla, f16 and bf16, native with each of XLA's
+#                switches and every arc lowering (NVLink)
 #   tune-peer    arc tune --from that CSV -> cuda-nvlink.json
-#   auto-peer    arc bench --lowerings native,auto --profile cuda-nvlink.json
-#   kernel-peer  arc bench --level kernel (kbench: arc's C API against NCCL)
+#   auto-peer    arc bench: native and its switches, and auto with cuda-nvlink.json
+#   kernel-peer  arc bench --level kernel (kbench: arc's C API against NCCL,
+#                eager, captured, and on symmetric windows)
+#   llama        examples/llama at --tp 2 (LLAMA_ARGS): decode and prefill steps,
+#                native, its switches, auto, int8 and int4
 #   xla-host     arc bench --level xla --link host (peer access off; NCCL_P2P_DISABLE=1)
 #   tune-host    arc tune --from that CSV -> cuda-pcie-nop2p.json
 #   kernel-host  arc bench --level kernel --link host
 #
-# $OUT receives at most 8 files: bench.log (every step's output), bench.csv
-# (every measurement), xla-peer.png, kernel-peer.png, xla-host.png,
-# cuda-nvlink.json and cuda-pcie-nop2p.json. stdout ends with the tables and a
-# summary of the steps. Knobs (environment): SIZES, HOST_SIZES, DTYPES,
-# HOST_DTYPES, CHAIN, REPS, WARMUP, JOBS, BUDGET (seconds for all steps),
-# CUDA_PLUGIN.
+# ONLY (space-separated step names) runs a subset, e.g. ONLY="llama" or
+# ONLY="build xla-peer tune-peer auto-peer kernel-peer". $OUT receives:
+# bench.log (every step's output), bench.csv (every measurement), xla-peer.png,
+# kernel-peer.png, xla-host.png, cuda-nvlink.json, cuda-pcie-nop2p.json,
+# llama.csv and, when arc has --format, nccl.txt (the sweeps in nccl-tests'
+# columns). stdout ends with the tables and a summary of the steps. Knobs
+# (environment): SIZES, HOST_SIZES, DTYPES, HOST_DTYPES, CHAIN, REPS, WARMUP,
+# JOBS, BUDGET (seconds for all steps), CUDA_PLUGIN, LLAMA_ARGS, LLAMA_LIMIT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -37,9 +44,13 @@ CHAIN=${CHAIN:-20}
 REPS=${REPS:-15}
 WARMUP=${WARMUP:-2}
 JOBS=${JOBS:-8}
-BUDGET=${BUDGET:-480}
+BUDGET=${BUDGET:-560}
+ONLY=${ONLY:-}
+LLAMA_ARGS=${LLAMA_ARGS:---tp 2 --layers 80 --steps 10 --warmup 3}
+LLAMA_LIMIT=${LLAMA_LIMIT:-240}
 CUDA_PLUGIN=${CUDA_PLUGIN:-/opt/torch/.venv/lib/python3.12/site-packages/jax_plugins/xla_cuda13/xla_cuda_plugin.so}
-HOST_LOWERINGS=native,oneshot,twoshot:fp,lowprec:fp8,twoshot:int8,twoshot:int4,auto
+HOST_LOWERINGS=native,native+symm,native+userbuf,oneshot,twoshot:fp,lowprec:fp8,twoshot:int8,twoshot:int4,auto
+NATIVES=native,native+oneshot,native+symm,native+userbuf,native+all
 
 export GOMLX_NO_AUTO_INSTALL=1 GOPJRT_CUDA_CHECKS=0
 export NCCL_NVLS_ENABLE=0                            # no NVLink multicast on the lent machines
@@ -50,6 +61,7 @@ export ARC_GPU_LIB=$ROOT/build/libarc_gpu.so ARC_PJRT_PLUGIN=$CUDA_PLUGIN
 # NCCL's all-reduces (XLA leaves collectives out by default). Set XLA_FLAGS
 # to measure other settings (docs/BENCHMARKS.md has a run with them off).
 ARC=${ARC_BIN:-$ROOT/.devbin/bench/arc}
+LLAMA=${LLAMA_BIN:-$ROOT/.devbin/examples/llama}
 WORK=$(mktemp -d)
 mkdir -p "$OUT"
 START=$(date +%s)
@@ -61,6 +73,10 @@ SUMMARY=$WORK/summary
 step() {
   local name=$1 limit=$2
   shift 2
+  if [ -n "$ONLY" ] && ! [[ " $ONLY " == *" $name "* ]]; then
+    skip "$name" "not in ONLY"
+    return 1
+  fi
   local left=$((BUDGET - ($(date +%s) - START)))
   if [ "$left" -lt 20 ]; then
     skip "$name" "the ${BUDGET}s budget is spent"
@@ -112,13 +128,19 @@ else skip tune-peer "no XLA-level measurements"; fi
 # What auto chooses once the measured profile replaces the estimates (issue 7:
 # never slower than native); its table goes to the log only.
 if [ -s "$OUT/cuda-nvlink.json" ]; then
-  step auto-peer 90 "$ARC" bench --level xla --link peer "${common[@]}" --lowerings native,auto \
+  step auto-peer 120 "$ARC" bench --level xla --link peer "${common[@]}" --lowerings "$NATIVES,auto" \
     --profile "$OUT/cuda-nvlink.json"
 else skip auto-peer "no tuned profile"; fi
 if [ -x build/kbench ]; then
   step kernel-peer 90 "$ARC" bench --level kernel --link peer --kbench build/kbench \
     --sizes "$SIZES" --dtypes "$DTYPES" --reps "$REPS" --csv "$WORK/kernel-peer.csv" --plot "$OUT/kernel-peer.png"
 else skip kernel-peer "no build/kbench"; fi
+# The Llama-shaped decoder end to end (examples/llama): its own tables, RESULT
+# lines and CSV.
+if [ -x "$LLAMA" ]; then
+  # shellcheck disable=SC2086 # LLAMA_ARGS is a list of flags
+  step llama "$LLAMA_LIMIT" "$LLAMA" --plugin "$CUDA_PLUGIN" $LLAMA_ARGS --csv "$OUT/llama.csv"
+else skip llama "no $LLAMA: make device-bin-examples, carry .devbin/examples"; fi
 step xla-host 150 "$ARC" bench --level xla "${host[@]}" --csv "$WORK/xla-host.csv" --plot "$OUT/xla-host.png"
 if [ -s "$WORK/xla-host.csv" ]; then
   step tune-host 30 "$ARC" tune --from "$WORK/xla-host.csv" -o "$OUT/cuda-pcie-nop2p.json"
@@ -134,7 +156,15 @@ for f in "$WORK"/xla-peer.csv "$WORK"/kernel-peer.csv "$WORK"/xla-host.csv "$WOR
   [ -s "$f" ] || continue
   if [ $first -eq 1 ]; then cat "$f"; first=0; else tail -n +2 "$f"; fi
 done >"$OUT/bench.csv"
-for f in env build xla-peer tune-peer auto-peer kernel-peer xla-host tune-host kernel-host; do
+# nccl-tests' columns for the same measurements, when this arc has --format.
+if [ -s "$OUT/bench.csv" ] && "$ARC" bench --help 2>&1 | grep -q -- '--format'; then
+  : >"$OUT/nccl.txt"
+  for kind in "xla peer" "kernel peer" "xla host" "kernel host"; do
+    set -- $kind
+    "$ARC" bench --from "$OUT/bench.csv" --level "$1" --link "$2" --format nccl >>"$OUT/nccl.txt" 2>/dev/null
+  done
+fi
+for f in env build xla-peer tune-peer auto-peer kernel-peer llama xla-host tune-host kernel-host; do
   [ -f "$WORK/$f.log" ] && { cat "$WORK/$f.log"; echo; }
 done >"$OUT/bench.log"
 
@@ -144,6 +174,7 @@ for f in xla-peer auto-peer kernel-peer xla-host kernel-host tune-peer tune-host
   echo
   tr '\r' '\n' <"$WORK/$f.log" | sed -n '/microseconds per all-reduce\|^profile for\|^failures:/,$p'
 done
+[ -f "$WORK/llama.log" ] && { echo; grep -v '^RESULT' "$WORK/llama.log"; }
 echo
 echo "step         status    time  note"
 cat "$SUMMARY"

@@ -38,6 +38,14 @@ var Lowerings = append(slices.Clone(NativeLowerings),
 	"oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", "twoshot:int4", "twoshot:int4r", "lowprec:fp8", Auto,
 )
 
+// TuneLowerings are what arc tune measures by default: native (XLA's
+// default flags, what a program runs when arc leaves an all-reduce alone)
+// and every kernel arc has for two GPUs. Native's switches and auto have no
+// cost of their own in a profile.
+var TuneLowerings = []Lowering{
+	Native, "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", "twoshot:int4", "twoshot:int4r", "lowprec:fp8",
+}
+
 // Key is the lowering's key in a passes.Profile ("" for auto, which has no
 // cost of its own, and for native with XLA's switches, which arc's policy
 // does not compare with). FP8 runs the two-shot kernel, so lowprec:fp8 is

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -173,5 +174,26 @@ func TestNativeLowerings(t *testing.T) {
 	}
 	if (Plan{Sizes: []int64{4096}, Lowerings: NativeLowerings[:3]}).CollectiveMemory() != 0 {
 		t.Error("a plan without user buffers reserves collective memory")
+	}
+}
+
+// TestDefaultLowerings: bench measures native's switches beside arc's
+// lowerings; tune only what a profile holds.
+func TestDefaultLowerings(t *testing.T) {
+	for _, l := range TuneLowerings {
+		if l.Key() == "" {
+			t.Errorf("tune measures %s, which has no profile key", l)
+		}
+		if !slices.Contains(Lowerings, l) {
+			t.Errorf("bench does not measure %s", l)
+		}
+	}
+	for _, l := range NativeLowerings {
+		if !slices.Contains(Lowerings, l) {
+			t.Errorf("bench does not measure %s by default", l)
+		}
+	}
+	if Lowerings[len(Lowerings)-1] != Auto {
+		t.Error("auto is not last")
 	}
 }

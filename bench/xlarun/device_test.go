@@ -4,8 +4,11 @@ package xlarun
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"testing"
+
+	"github.com/gomlx/go-xla/pkg/pjrt"
 
 	"github.com/arcpass/arc/bench"
 )
@@ -20,19 +23,24 @@ func TestSwitchesOnGPU(t *testing.T) {
 		t.Skip("needs a GPU and ARC_PJRT_PLUGIN set to the CUDA PJRT plugin")
 	}
 	t.Setenv("GOMLX_NO_AUTO_INSTALL", "1")
-	checks, err := CheckSwitches(XLAOptions{Lower: bench.LowerOptions{Target: "cuda:nvlink"}, CollectiveMemory: 256 << 20}, bench.NativeLowerings)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var buf bytes.Buffer
-	WriteSwitchChecks(&buf, checks)
+	// NCCL user buffers come from the client's collective memory: with and without it.
+	for _, mem := range []int64{256 << 20, 0} {
+		checks, err := CheckSwitches(XLAOptions{Lower: bench.LowerOptions{Target: "cuda:nvlink"}, CollectiveMemory: mem,
+			Client: pjrt.NamedValuesMap{"preallocate": false}}, bench.NativeLowerings)
+		if err != nil {
+			t.Fatalf("collective memory %d: %v", mem, err)
+		}
+		fmt.Fprintf(&buf, "client with collective_memory_size %d:\n", mem)
+		WriteSwitchChecks(&buf, checks)
+		if c := checks[0]; c.CompileErr != nil || c.RunErr != nil {
+			t.Errorf("native failed: %v %v", c.CompileErr, c.RunErr)
+		}
+	}
 	t.Log("\n" + buf.String())
 	if out := os.Getenv("ARC_SWITCHES_OUT"); out != "" {
 		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
 			t.Error(err)
 		}
-	}
-	if c := checks[0]; c.CompileErr != nil || c.RunErr != nil {
-		t.Errorf("native failed: %v %v", c.CompileErr, c.RunErr)
 	}
 }
