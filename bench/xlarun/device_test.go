@@ -36,6 +36,9 @@ func TestSwitchesOnGPU(t *testing.T) {
 		if c := checks[0]; c.CompileErr != nil || c.RunErr != nil {
 			t.Errorf("native failed: %v %v", c.CompileErr, c.RunErr)
 		}
+		if c := checks[len(checks)-1]; c.CompileErr == nil {
+			t.Error("the plugin accepted a flag XLA does not have: the per-program flags may not reach it")
+		}
 	}
 	t.Log("\n" + buf.String())
 	if out := os.Getenv("ARC_SWITCHES_OUT"); out != "" {

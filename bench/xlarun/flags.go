@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -149,15 +150,22 @@ func CheckSwitches(opt XLAOptions, lows []bench.Lowering) ([]SwitchCheck, error)
 	}
 	x := &XLA{lower: opt.Lower, client: client, world: world}
 	defer x.Close()
-	cell, err := x.Open("bf16", 64<<10)
+	opened, err := x.Open("bf16", 64<<10)
 	if err != nil {
 		return nil, err
 	}
-	defer cell.Close()
+	defer opened.Close()
+	cell := opened.(*xlaCell)
 	var out []SwitchCheck
-	for _, l := range lows {
+	for _, l := range append(slices.Clone(lows), noSuchFlag) {
 		c := SwitchCheck{Lowering: l, World: world, Flags: l.XLAFlags()}
-		p, _, err := cell.Chain(l, 2)
+		var p bench.Program
+		if l == noSuchFlag {
+			c.Flags = []bench.XLAFlag{{Name: "xla_arc_no_such_option", Value: "true"}}
+			p, err = cell.compile(bench.ProgramText("bf16", cell.elems, world, 2, true), c.Flags)
+		} else {
+			p, _, err = cell.Chain(l, 2)
+		}
 		if err != nil {
 			c.CompileErr = err
 		} else {
@@ -170,11 +178,20 @@ func CheckSwitches(opt XLAOptions, lows []bench.Lowering) ([]SwitchCheck, error)
 	return out, nil
 }
 
+// noSuchFlag stands for the control CheckSwitches ends with: a flag XLA has
+// not, which the plugin must refuse ("No such compile option"), or the
+// others' acceptance would say nothing.
+const noSuchFlag bench.Lowering = "(control)"
+
 // WriteSwitchChecks prints CheckSwitches' findings, one line per lowering.
 func WriteSwitchChecks(w io.Writer, checks []SwitchCheck) {
 	for _, c := range checks {
 		verdict := fmt.Sprintf("accepted: compiled and ran (%.0f us, world %d)", c.RunUS, c.World)
 		switch {
+		case c.Lowering == noSuchFlag && c.CompileErr != nil:
+			verdict = "refused, as it must be (the flags reach XLA): " + oneLine(c.CompileErr)
+		case c.Lowering == noSuchFlag:
+			verdict = "ACCEPTED: the plugin takes any flag, so the lines above prove nothing"
 		case c.CompileErr != nil:
 			verdict = "refused at compile: " + oneLine(c.CompileErr)
 		case c.RunErr != nil:

@@ -29,7 +29,9 @@ func fillGraph(g *graph.Graph, dt dtypes.DType, dims []int) *graph.Node {
 	u32 := func(v uint32) *graph.Node { return graph.Const(g, v) }
 	// x >> k is x / 2^k for unsigned integers; XLA turns the division into a shift.
 	shr := func(x *graph.Node, k uint) *graph.Node { return graph.Div(x, u32(1<<k)) }
-	x := graph.BitwiseXor(graph.Mul(graph.Iota(g, shapes.Make(dtypes.Uint32, n), 0), u32(hashMul1)), seed)
+	// Every step involves the seed, so that XLA has no large constant to fold
+	// on the host (it folds elementwise ops of iotas up to 45M elements).
+	x := graph.Mul(graph.BitwiseXor(graph.Iota(g, shapes.Make(dtypes.Uint32, n), 0), seed), u32(hashMul1))
 	x = graph.Mul(graph.BitwiseXor(x, shr(x, 16)), u32(hashMul2))
 	x = graph.Mul(graph.BitwiseXor(x, shr(x, 13)), u32(hashMul3))
 	x = graph.BitwiseXor(x, shr(x, 16))
@@ -43,7 +45,7 @@ const hashMul1, hashMul2, hashMul3 = 0x9E3779B1, 0x85EBCA6B, 0xC2B2AE35
 // fill is fillGraph's function in Go: element i of the shard, in float32
 // (before rounding to the element type).
 func fill(seed uint32, scale, offset float32, i int) float32 {
-	x := uint32(i)*hashMul1 ^ seed
+	x := (uint32(i) ^ seed) * hashMul1
 	x = (x ^ x>>16) * hashMul2
 	x = (x ^ x>>13) * hashMul3
 	x ^= x >> 16

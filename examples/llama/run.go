@@ -124,6 +124,7 @@ func (r *runner) onDevices(cb backends.Backend) error {
 			collective = max(4*int64(largest*r.m.hidden)*elemSize(r.spec.DType), 256<<20)
 		}
 	}
+	started := time.Now()
 	client, devices, err := xlarun.OpenClient(xlarun.XLAOptions{Plugin: r.o.plugin, GPULib: r.o.gpuLib,
 		Lower: bench.LowerOptions{Target: r.target}, CollectiveMemory: collective,
 		Client: pjrt.NamedValuesMap{"memory_fraction": float32(r.o.memFraction)}})
@@ -136,7 +137,8 @@ func (r *runner) onDevices(cb backends.Backend) error {
 	}
 	r.m.step = r.steps[0]
 	fmt.Fprintf(r.out, "llama: %s\n", r.m.Describe(r.spec))
-	d := &device{client: client, capture: cb, tp: r.spec.TP, seed: r.o.seed, fills: map[string]*pjrt.LoadedExecutable{}}
+	fmt.Fprintf(r.log, "llama: PJRT client on %d GPU(s) started in %.1f s\n", devices, time.Since(started).Seconds())
+	d := &device{client: client, capture: cb, tp: r.spec.TP, seed: r.o.seed, fills: map[string]*pjrt.LoadedExecutable{}, log: r.log}
 	defer d.close()
 	start := time.Now()
 	ws := r.m.weights(r.spec.DType)
@@ -301,7 +303,9 @@ func (r *runner) compileAll(d *device, progs []*program, src string) {
 					text, p.chose, p.err = p.v.lower(src, r.target)
 				}
 				if p.err == nil {
+					start := time.Now()
 					p.exec, p.err = xlarun.CompileSPMD(d.client, text, r.spec.TP, p.v.native.XLAFlags())
+					fmt.Fprintf(r.log, "  compiled %s in %.1f s\n", p.v.name, time.Since(start).Seconds())
 				}
 			}
 		}()
@@ -455,6 +459,7 @@ type device struct {
 	tp      int
 	seed    uint64
 	fills   map[string]*pjrt.LoadedExecutable // by element type and shape
+	log     io.Writer                         // progress (nil: none)
 }
 
 func (d *device) close() {
@@ -465,9 +470,15 @@ func (d *device) close() {
 
 // tensors puts each rank's shard of every tensor on its GPU: [rank][tensor].
 // Float tensors are drawn there (fillGraph); tokens come from the host.
+// Progress goes to the log: each new fill program, and every tenth of the tensors.
 func (d *device) tensors(ts []megatron.Tensor) ([][]*pjrt.Buffer, error) {
 	out := make([][]*pjrt.Buffer, d.tp)
-	for _, t := range ts {
+	start, next := time.Now(), len(ts)/10
+	for i, t := range ts {
+		if i == next && d.log != nil && len(ts) >= 20 {
+			fmt.Fprintf(d.log, "  drawn %d of %d tensors in %.1f s\n", i, len(ts), time.Since(start).Seconds())
+			next += len(ts) / 10
+		}
 		shape, err := t.ShardShape(d.tp)
 		if err != nil {
 			release(out)
@@ -524,10 +535,14 @@ func (d *device) draw(t megatron.Tensor, shape []int, rank int) (*pjrt.Buffer, e
 		if err != nil {
 			return nil, err
 		}
+		start := time.Now()
 		if exec, err = d.client.Compile().WithStableHLO([]byte(text)).Done(); err != nil {
 			return nil, err
 		}
 		d.fills[key] = exec
+		if d.log != nil {
+			fmt.Fprintf(d.log, "  fill program for %s %v compiled in %.2f s\n", t.DType, shape, time.Since(start).Seconds())
+		}
 	}
 	seed, scale, offset := fillParams(t, d.seed, rank)
 	var params []*pjrt.Buffer
