@@ -23,7 +23,7 @@ import (
 	"github.com/arcpass/arc/examples/internal/harness"
 	"github.com/arcpass/arc/examples/internal/megatron"
 	"github.com/arcpass/arc/examples/internal/panics"
-	"github.com/arcpass/arc/passes"
+	"github.com/arcpass/arc/lowering"
 )
 
 type runner struct {
@@ -71,7 +71,7 @@ func newRunner(m *llama, o options, out, log io.Writer) (*runner, error) {
 	if r.target == "" {
 		r.target = "cuda:nvlink"
 	}
-	if _, err := passes.ParseTarget(r.target); err != nil {
+	if _, err := lowering.Lookup(r.target); err != nil {
 		return nil, fmt.Errorf("--target: %v", err)
 	}
 	return r, nil

@@ -75,7 +75,7 @@ func (v variant) lower(src, target string) (text, chose string, err error) {
 	if v.isNative() {
 		return src, "-", nil
 	}
-	opt := arc.Options{Target: target, Quant: v.quant, CastBF16: true}
+	opt := arc.Options{Target: target, Quant: v.quant}
 	if v.force != "" {
 		opt.Force = []string{"all=" + v.force}
 	}
