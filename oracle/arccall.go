@@ -3,6 +3,7 @@ package oracle
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,9 @@ func (t *trace) evalCall(s *slot, c *ir.Collective, i int) error {
 		return fail("%d operands (a call reduces one)", len(c.Operands))
 	}
 	cfg := c.Arc.Config
+	if !slices.Contains(collective.Algos(), cfg["algo"]) {
+		return fail("unknown algorithm %q (want oneshot, twoshot or hier)", cfg["algo"])
+	}
 	typ := c.OperandTypes[i]
 	dt, ok := dtypes[typ.Elem]
 	if !ok {
