@@ -13,6 +13,7 @@ import (
 	"github.com/arcpass/arc/lowering"
 	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/passes/topology"
+	"github.com/arcpass/arc/spec"
 )
 
 // UsageError is a problem with the options rather than with the input.
@@ -51,11 +52,11 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 	if err := pipe.Run(st); err != nil {
 		return nil, nil, err
 	}
-	rep, err := passes.NewReport(decided, st.Target.Name())
+	rep, err := passes.NewReport(decided, st.Target.Name(), st.Options.DeviceAssignment)
 	if err != nil {
 		return nil, nil, fmt.Errorf("internal error: reading the decisions back: %w", err)
 	}
-	final, err := passes.NewReport(st.Module, st.Target.Name())
+	final, err := passes.NewReport(st.Module, st.Target.Name(), st.Options.DeviceAssignment)
 	if err != nil {
 		return nil, nil, fmt.Errorf("internal error: reading the lowered module back: %w", err)
 	}
@@ -109,6 +110,13 @@ func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
 		po.Topology = topo
 	}
 	po.LibtpuInitArgs = opt.LibtpuInitArgs
+	if opt.DeviceAssignment != "" {
+		da, err := spec.ParseDeviceAssignment(opt.DeviceAssignment)
+		if err != nil {
+			return usage(fmt.Errorf("--device-assignment %q: %v", opt.DeviceAssignment, err))
+		}
+		po.DeviceAssignment = da
+	}
 	st := &passes.State{Target: t, Options: po}
 	pipe := &passes.Pipeline{Passes: passes.Passes(t), PrintAfter: opt.PrintAfter, PrintTo: opt.PrintTo,
 		DumpDir: opt.DumpDir, VerifyEach: opt.VerifyEach}

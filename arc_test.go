@@ -125,7 +125,7 @@ func TestInspectReadsTheDecisionsBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := passes.NewReport(m, target)
+			back, err := passes.NewReport(m, target, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func TestTPUKeepsGroupMembers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			before, err := passes.NewReport(m, "")
+			before, err := passes.NewReport(m, "", nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,3 +39,7 @@ func SplitDict(v string) (entries []Attr, ok bool) {
 	}
 	return parseDict(v[1 : len(v)-1]), true
 }
+
+// IntArray reads a dense array attribute "array<i64: 1, 2>" (the form arc's
+// custom call carries its groups in).
+func IntArray(v string) ([]int64, error) { return parseIntList(strings.TrimSpace(v)) }

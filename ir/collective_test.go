@@ -48,17 +48,17 @@ var collectiveTable = map[string][]coll{
 	},
 	"goxla_misc_collectives.mlir": {
 		// Ragged groups: the -1 padding is dropped.
-		{"all_reduce", "3:5", "%x", "bf16", "6x8", "tensor<6x8xbf16>", 96, "product", [][]int64{{0, 1, 2}, {3, 4}}, "dense", "", -1, false},
+		{"all_reduce", "3:5", "%x", "bf16", "6x8", "tensor<6x8xbf16>", 96, "product", [][]int64{{0, 1, 2}, {3, 4, 5, 6}, {7}}, "dense", "", -1, false},
 		{"collective_permute", "8:5", "%y", "f32", "4", "tensor<4xf32>", 16, "", [][]int64{{0, 1}, {1, 2}, {2, 0}}, "pairs", "", 3, false},
 		// Hex dense groups.
 		{"all_to_all", "9:5", "%z", "f16", "2x16", "tensor<2x16xf16>", 64, "", [][]int64{{0, 1}}, "dense", "", -1, false},
 		{"collective_broadcast", "10:5", "%2", "f16", "2x16", "tensor<2x16xf16>", 64, "", [][]int64{{4, 5}}, "dense", "", -1, false},
 		// Inside a pretty while: an inline mesh x=2, y=4 and the major half of y.
-		{"all_reduce", "18:7", "%iterArg_0", "f32", "256", "tensor<256xf32>", 1024, "sum", [][]int64{{0, 2}, {1, 3}, {4, 6}, {5, 7}}, "mesh_axes", "", -1, true},
+		{"all_reduce", "18:7", "%iterArg_0", "f32", "256", "tensor<256xf32>", 1024, "sum", [][]int64{{0, 2}, {1, 3}, {4, 6}, {5, 7}}, "mesh_axes", "", 4, true},
 	},
 	"jax_dp2_tp4_8dev.mlir": {
 		{"all_reduce", "10:7", "%1", "f16", "32x1024", "tensor<32x1024xf16>", 65536, "sum", [][]int64{{0, 1, 2, 3}, {4, 5, 6, 7}}, "mesh_axes", "mesh", 1, true},
-		{"all_reduce", "15:7", "%arg5,%2", "f32,f16", "8,32x1024", "tensor<8xf32>,tensor<32x1024xf16>", 32 + 65536, "sum", [][]int64{{0, 4}, {1, 5}, {2, 6}, {3, 7}}, "mesh_axes", "mesh", 2, true},
+		{"all_reduce", "15:7", "%arg5,%arg5", "f32,f32", "8,8", "tensor<8xf32>,tensor<8xf32>", 32 + 32, "sum", [][]int64{{0, 4}, {1, 5}, {2, 6}, {3, 7}}, "mesh_axes", "mesh", 2, true},
 	},
 	"jax_mixed_collectives_f32_2dev.mlir": {
 		{"all_reduce", "6:7", "%arg3", "f32", "8", "tensor<8xf32>", 32, "max", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},

@@ -86,11 +86,11 @@ func TestDetectsWrongGroups(t *testing.T) {
 	orig := module(4, 1, f32x, allReduce("%0", "%x0", f32x, "f32", "add", "replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>"), "%0")
 	low := compile(t, orig, nvlink)
 	mustAgree(t, orig, low, oracle.Options{})
-	bad := edit(t, low, "groups = array<i64: 0, 1, 2, 3>", "groups = array<i64: 0, 2, 1, 3>")
+	bad := edit(t, low, "devices = array<i64: 0, 1, 2, 3>", "devices = array<i64: 0, 2, 1, 3>") // the ids the runtime runs on
 	mustDetect(t, orig, bad, "process (0, 0) reduces with [(0, 0) (2, 0)]", oracle.Options{})
 	// The same pairs in another order inside each group: a reordered sum,
 	// which the oracle accepts.
-	mustAgree(t, orig, edit(t, low, "groups = array<i64: 0, 1, 2, 3>", "groups = array<i64: 1, 0, 3, 2>"), oracle.Options{})
+	mustAgree(t, orig, edit(t, low, "devices = array<i64: 0, 1, 2, 3>", "devices = array<i64: 1, 0, 3, 2>"), oracle.Options{})
 }
 
 func TestDetectsMaxTurnedIntoSum(t *testing.T) {

@@ -30,6 +30,8 @@ func Ineligible(row Row, opts Options, k *Kernels) string {
 		return "arc lowers all-reduces only"
 	case row.Collective != nil && row.Collective.Arc != nil:
 		return "already lowered by arc"
+	case k != nil && row.Unlowerable != "":
+		return row.Unlowerable
 	case row.Collective != nil && !row.Collective.TypesMirror():
 		return "its result types are not its operand types (a promoted element type or dynamic sizes): arc's lowerings keep the operand's type"
 	case row.Collective != nil && row.Collective.Unresolved != "":
@@ -52,6 +54,9 @@ func Ineligible(row Row, opts Options, k *Kernels) string {
 		return fmt.Sprintf("%s is more than the %s arc's runtime buffers hold", HumanBytes(row.Bytes), HumanBytes(k.Capacity))
 	}
 	if len(row.Groups) == 0 {
+		if row.Unlowerable != "" {
+			return row.Unlowerable
+		}
 		return "no replica groups, and the module does not say how many replicas the op spans"
 	}
 	for _, g := range row.Groups {

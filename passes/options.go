@@ -9,6 +9,7 @@ import (
 
 	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/passes/topology"
+	"github.com/arcpass/arc/spec"
 )
 
 // Options are the user's choices that shape selection.
@@ -34,6 +35,9 @@ type Options struct {
 	Topology *topology.Topology
 	// LibtpuInitArgs is the user's LIBTPU_INIT_ARGS, which TPU lowerings extend.
 	LibtpuInitArgs string
+	// DeviceAssignment maps the module's processes to global device ids
+	// (nil: XLA's default).
+	DeviceAssignment spec.DeviceAssignment
 }
 
 // Quants lists the values --quant accepts.

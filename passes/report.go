@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/spec"
 )
 
 // Report is what arc tells the user about a module: one row per collective
@@ -47,8 +48,17 @@ type Row struct {
 	// Ring and RingMaxHops describe a TPU ring embedding.
 	Ring        [][]int64 `json:"ring,omitempty"`
 	RingMaxHops int       `json:"ring_max_hops,omitempty"`
+	// Mode is the all-reduce's process-group mode (spec.Mode).
+	Mode string `json:"mode,omitempty"`
 
-	Collective *ir.Collective `json:"-"`
+	// Flattened are the groups as flattened process ids (replica *
+	// num_partitions + partition), in the order of Groups, which holds
+	// their global device ids.
+	Flattened [][]int64 `json:"-"`
+	// Unlowerable says why arc's kernels would not compute exactly what
+	// the op says (spec.Result.Reason), or "".
+	Unlowerable string         `json:"-"`
+	Collective  *ir.Collective `json:"-"`
 }
 
 // AttrEnv, on the module, holds the environment the lowered program needs
@@ -58,9 +68,16 @@ const AttrEnv = "arc.env"
 // NewReport lists the module's collectives, one row per operand, with the
 // decisions the module carries (select's, or arc's lowered calls), and the
 // environment it records. target names the target in the report; "" takes
-// the one the module records.
-func NewReport(m *ir.Module, target string) (*Report, error) {
+// the one the module records. Every all-reduce is checked against
+// StableHLO's rules (package spec), which expand its groups into devices
+// through da (nil: XLA's default assignment): a program the specification
+// rejects is an error at its position.
+func NewReport(m *ir.Module, target string, da spec.DeviceAssignment) (*Report, error) {
 	cs, err := m.Collectives()
+	if err != nil {
+		return nil, err
+	}
+	checked, err := spec.CheckAll(m, cs, da)
 	if err != nil {
 		return nil, err
 	}
@@ -82,12 +99,13 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 			}
 		}
 	}
-	for _, c := range cs {
-		groups := implicitGroups(info, c)
+	for i, c := range cs {
+		res := &checked[i]
 		ds, err := Decisions(m, c)
 		if err != nil {
 			return nil, err
 		}
+		groups, flat, reduction, mode := groupsOf(info, c, res)
 		for k, t := range c.OperandTypes {
 			row := Row{
 				Index:      len(r.Collectives),
@@ -97,10 +115,15 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 				DType:      t.Elem,
 				Shape:      append([]int64{}, t.Shape...),
 				Bytes:      t.Bytes(),
-				Reduction:  c.Reduction,
+				Reduction:  reduction,
 				Groups:     groups,
 				GroupSize:  groupSize(groups),
+				Mode:       mode,
+				Flattened:  flat,
 				Collective: c,
+			}
+			if c.Kind == "all_reduce" {
+				row.Unlowerable = res.Reason(k)
 			}
 			if row.Groups == nil {
 				row.Groups = [][]int64{}
@@ -112,6 +135,32 @@ func NewReport(m *ir.Module, target string) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// groupsOf returns a collective's groups as devices and as flattened
+// process ids, its reduction and its mode. An all-reduce's come from the
+// specification's expansion; arc's custom call carries them (devices,
+// groups); other collectives keep the ids they write.
+func groupsOf(info ir.Info, c *ir.Collective, res *spec.Result) (groups, flat [][]int64, reduction, mode string) {
+	switch {
+	case c.Kind == "all_reduce" && c.Arc != nil && !strings.HasSuffix(c.Op.Name, ".all_reduce"):
+		groups = c.Groups
+		if devices, err := ir.IntArray(c.Arc.Config["devices"]); err == nil && len(devices) > 0 && len(groups) > 0 {
+			world := len(groups[0])
+			groups = nil
+			for i := 0; i+world <= len(devices); i += world {
+				groups = append(groups, devices[i:i+world])
+			}
+		}
+		return groups, c.Groups, "sum", spec.FlattenedIDs.String() // the call's groups are flattened ids
+	case c.Kind == "all_reduce":
+		groups = res.Groups
+		if groups == nil {
+			groups = res.LogicalGroups
+		}
+		return groups, res.FlattenedIDs(), res.Reduction, res.Mode.String()
+	}
+	return implicitGroups(info, c), nil, c.Reduction, ""
 }
 
 // Decision is the decision the row records.

@@ -19,7 +19,7 @@ func report(t *testing.T, src string) *passes.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := passes.NewReport(m, "cuda:nvlink")
+	r, err := passes.NewReport(m, "cuda:nvlink", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,12 +64,13 @@ func TestImplicitGroups(t *testing.T) {
 		name, module, attrs string
 		want                string
 	}{
-		{"no attribute", `module @m attributes {stablehlo.num_replicas = 4 : i64} {`, ``, "[[0 1 2 3]]"},
+		// StableHLO's empty list is XLA's one group of every id of the mode,
+		// which the specification (package spec) expands into devices.
 		{"an empty list", `module @m attributes {mhlo.num_replicas = 3 : i32} {`, ` {replica_groups = dense<> : tensor<0x0xi64>}`, "[[0 1 2]]"},
-		{"arc's native mark", `module @m attributes {stablehlo.num_replicas = 2 : i64} {`, ` {arc.lowering = "native", arc.reason = "x"}`, "[[0 1]]"},
-		{"replica count unknown", `module @m {`, ``, "[]"},
-		{"partitions too", `module @m attributes {mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 2 : i32} {`, ``, "[]"},
-		{"a channel", `module @m attributes {stablehlo.num_replicas = 4 : i64} {`, ` {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}`, "[]"},
+		{"arc's native mark", `module @m attributes {stablehlo.num_replicas = 2 : i64} {`, ` {replica_groups = dense<> : tensor<0x0xi64>, arc.lowering = "native", arc.reason = "x"}`, "[[0 1]]"},
+		{"replica count unknown", `module @m {`, ` {replica_groups = dense<> : tensor<0x0xi64>}`, "[]"},
+		{"every partition", `module @m attributes {mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 2 : i32} {`, ` {replica_groups = dense<> : tensor<0x0xi64>}`, "[[0 1] [2 3]]"},
+		{"a channel", `module @m attributes {stablehlo.num_replicas = 4 : i64} {`, ` {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<> : tensor<0x0xi64>}`, "[[0 1 2 3]]"},
 		{"explicit groups", `module @m attributes {stablehlo.num_replicas = 4 : i64} {`, ` {replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>}`, "[[0 2] [1 3]]"},
 	} {
 		r := report(t, c.module+"\n"+op(c.attrs))
@@ -77,6 +78,14 @@ func TestImplicitGroups(t *testing.T) {
 		if got := fmt.Sprint(row.Groups); got != c.want || row.GroupSize != groupSize(row.Groups) {
 			t.Errorf("%s: groups %s of size %d, want %s", c.name, got, row.GroupSize, c.want)
 		}
+	}
+	// StableHLO requires the attribute.
+	m, err := ir.ParseString("m.mlir", "module @m attributes {stablehlo.num_replicas = 4 : i64} {\n"+op(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := passes.NewReport(m, "", nil); err == nil || !strings.HasPrefix(err.Error(), "m.mlir:3:5: 'stablehlo.all_reduce' op requires attribute 'replica_groups'") {
+		t.Errorf("no replica_groups: %v", err)
 	}
 }
 
@@ -108,7 +117,7 @@ func TestReportJSONSchema(t *testing.T) {
 	if got := keys(doc); got != "collectives env module target" {
 		t.Errorf("report keys: %s", got)
 	}
-	base := "bytes codec dtype est_us group_size groups index line lowering op operand reason reduction shape"
+	base := "bytes codec dtype est_us group_size groups index line lowering mode op operand reason reduction shape"
 	rows := doc["collectives"].([]any)
 	for i, want := range []string{
 		base,

@@ -4,12 +4,19 @@ import (
 	"fmt"
 
 	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/spec"
 )
 
-// AnalysePass checks the input (as Verify does, so that a broken module is
-// reported at its own lines, not at those of a lowered one).
+// AnalysePass checks the input, so that a broken module is reported at its
+// own lines, not at those of a lowered one: its structure (as Verify does)
+// and every all-reduce against StableHLO's specification (package spec),
+// which rejects what MLIR's verifier would.
 var AnalysePass = Func("analyse", nil, func(s *State) error {
-	_, err := verify(s.Module)
+	cs, err := verify(s.Module)
+	if err != nil {
+		return err
+	}
+	_, err = spec.CheckAll(s.Module, cs, s.Options.DeviceAssignment)
 	return err
 })
 
@@ -18,7 +25,7 @@ var AnalysePass = Func("analyse", nil, func(s *State) error {
 // the module. Collectives arc decided or lowered before keep what they say.
 var SelectPass = Func("select", []string{"analyse"}, func(s *State) error {
 	m := s.Module
-	rep, err := NewReport(m, "")
+	rep, err := NewReport(m, "", s.Options.DeviceAssignment)
 	if err != nil {
 		return err
 	}

@@ -260,7 +260,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"inspect", unparsable}, exitInput, "arc: " + unparsable + ":3:1: "},
 		{[]string{"compile", "--target", "cuda:nvlink", "--profile", profile, good}, exitInput, "arc: " + profile + ":3:1: "},
 		{[]string{"compile", "--target", "cuda:nvlink", "--force", "7=oneshot", good}, exitInput, "arc: select: --force 7: the module has 2 collective operand(s)"},
-		{[]string{"compile", "--target", "cuda:nvlink", "--force", "1=oneshot", good}, exitInput, "arc: select: --force 1=oneshot: reduction is max"},
+		{[]string{"compile", "--target", "cuda:nvlink", "--force", "1=oneshot", good}, exitInput, "arc: select: --force 1=oneshot: reducer is max, arc's kernels sum"},
 	} {
 		code, _, errs := runArc(t, "", c.args...)
 		if code != c.code || !strings.HasPrefix(errs, c.stderr) {

@@ -31,7 +31,7 @@ func runInspect(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "arc: %v\n", err)
 		return exitInput
 	}
-	rep, err := passes.NewReport(m, "")
+	rep, err := passes.NewReport(m, "", nil)
 	if err != nil {
 		fmt.Fprintf(io.err, "arc: %v\n", err)
 		return exitInput

@@ -22,7 +22,7 @@ import (
 // name one of arc's kernels. It reads nothing but the module.
 func Lower(s *passes.State) error {
 	m := s.Module
-	rep, err := passes.NewReport(m, "")
+	rep, err := passes.NewReport(m, "", s.Options.DeviceAssignment)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func Lower(s *passes.State) error {
 			order = append(order, c.Op)
 		}
 		byOp[c.Op] = append(byOp[c.Op], row)
-		if row.Lowering != "native" {
+		if runsKernel(row) {
 			l.rewritten[c.Op] = true
 		}
 	}
@@ -133,14 +133,19 @@ func (l *lowerer) rename(op *ir.Op, packed string, k int, to string) {
 	l.ed.RenameUses(op, packed, k, to, func(o *ir.Op) bool { return l.rewritten[o] })
 }
 
+// runsKernel reports a decision that names one of arc's kernels. Other
+// decisions (native, or a TPU ring of a module compiled for a TPU before)
+// keep their all-reduce.
+func runsKernel(r *passes.Row) bool { return r.Lowering != "native" && r.Algo != "" }
+
 func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 	m, ed := l.m, l.ed
 	var lowered, native []*passes.Row
 	for _, r := range rows {
-		if r.Lowering == "native" || r.Lowering == "" {
-			native = append(native, r)
-		} else {
+		if runsKernel(r) {
 			lowered = append(lowered, r)
+		} else {
+			native = append(native, r)
 		}
 	}
 	if len(lowered) == 0 {
@@ -226,32 +231,60 @@ func resultNames(m *ir.Module, op *ir.Op) []ir.ValueRef {
 
 // Call prints the custom call (without its result) that runs one operand of
 // an all-reduce through arc's kernel, as the select pass decided in row.
+// Its backend_config names each group twice, group-major: devices, the
+// global device ids the runtime runs the ranks on (rank = position in the
+// group), and groups, the same processes as flattened ids (replica *
+// num_partitions + partition), for reading the call back.
 func Call(operand string, t ir.TensorType, row *passes.Row) string {
-	groups := append([][]int64(nil), row.Groups...)
+	devices := clone(row.Groups)
+	flat := clone(row.Flattened)
+	if len(flat) != len(devices) {
+		flat = clone(devices) // a module arc lowered before recording both
+	}
 	if row.Algo == "hier" {
 		// The kernel pairs rank r with r + W/2: ordered ids put each half of
 		// the machine (its NUMA node) first and second.
-		for i, g := range groups {
-			sorted := append([]int64(nil), g...)
-			sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
-			groups[i] = sorted
-		}
-	}
-	var ids []string
-	for _, g := range groups {
-		for _, id := range g {
-			ids = append(ids, fmt.Sprint(id))
+		for i := range devices {
+			order := make([]int, len(devices[i]))
+			for j := range order {
+				order[j] = j
+			}
+			sort.SliceStable(order, func(a, b int) bool { return devices[i][order[a]] < devices[i][order[b]] })
+			d, f := make([]int64, len(order)), make([]int64, len(order))
+			for j, k := range order {
+				d[j], f[j] = devices[i][k], flat[i][k]
+			}
+			devices[i], flat[i] = d, f
 		}
 	}
 	cast := 0
 	if row.Cast {
 		cast = 1
 	}
-	cfg := fmt.Sprintf("{algo = %s, cast = %d : i64, codec = %s, groups = array<i64: %s>, link = %s, world = %d : i64}",
-		ir.Quote(row.Algo), cast, ir.Quote(row.Codec), strings.Join(ids, ", "), ir.Quote(row.Link), row.GroupSize)
+	cfg := fmt.Sprintf("{algo = %s, cast = %d : i64, codec = %s, devices = array<i64: %s>, groups = array<i64: %s>, link = %s, world = %d : i64}",
+		ir.Quote(row.Algo), cast, ir.Quote(row.Codec), idList(devices), idList(flat), ir.Quote(row.Link), row.GroupSize)
 	layout := layoutOf(len(t.Shape))
 	return fmt.Sprintf(`"stablehlo.custom_call"(%s) {api_version = 4 : i32, arc.est_us = %s, arc.lowering = %s, arc.native_us = %s, arc.reason = %s, backend_config = %s, call_target_name = %s, has_side_effect = true, operand_layouts = [%s], result_layouts = [%s]} : (%s) -> %s`,
 		operand, passes.USAttr(row.EstUS), ir.Quote(row.Lowering), passes.USAttr(row.NativeUS), ir.Quote(row.Reason), cfg, ir.Quote(ir.ArcTarget), layout, layout, t, t)
+}
+
+func clone(groups [][]int64) [][]int64 {
+	out := make([][]int64, len(groups))
+	for i, g := range groups {
+		out[i] = append([]int64(nil), g...)
+	}
+	return out
+}
+
+// idList prints groups flattened, group-major: "0, 1, 2, 3".
+func idList(groups [][]int64) string {
+	var ids []string
+	for _, g := range groups {
+		for _, id := range g {
+			ids = append(ids, fmt.Sprint(id))
+		}
+	}
+	return strings.Join(ids, ", ")
 }
 
 // layoutOf is the row-major layout of a rank-n tensor: dims n-1 .. 0.

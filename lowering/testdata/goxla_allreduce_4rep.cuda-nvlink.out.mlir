@@ -1,11 +1,11 @@
 module @tp_block attributes {stablehlo.num_replicas = 4, arc.target = "cuda:nvlink"} {
   func.func @main(%x: tensor<8x1024xf16>, %y: tensor<16xf32>) -> (tensor<8x1024xf16>, tensor<16xf32>) {
-    %1 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, arc.est_us = 7.14 : f64, arc.lowering = "oneshot", arc.native_us = 21.69 : f64, arc.reason = "oneshot: est 7.1 us vs native 21.7 us (3.0x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", groups = array<i64: 0, 1, 2, 3>, link = "peer", world = 4 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<8x1024xf16>) -> tensor<8x1024xf16>
+    %1 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, arc.est_us = 7.14 : f64, arc.lowering = "oneshot", arc.native_us = 21.69 : f64, arc.reason = "oneshot: est 7.1 us vs native 21.7 us (3.0x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 0, 1, 2, 3>, groups = array<i64: 0, 1, 2, 3>, link = "peer", world = 4 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<8x1024xf16>) -> tensor<8x1024xf16>
     %3 = "stablehlo.all_reduce"(%y) ({
       ^computation(%lhs: tensor<f32>, %rhs: tensor<f32>) :
           %2 = "stablehlo.maximum"(%lhs, %rhs) : (tensor<f32>, tensor<f32>) -> tensor<f32>
           "stablehlo.return"(%2) : (tensor<f32>) -> ()
-    }) { replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, arc.lowering = "native", arc.reason = "reduction is max: arc's kernels only sum" } : (tensor<16xf32>) -> tensor<16xf32>
+    }) { replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, arc.lowering = "native", arc.reason = "reducer is max, arc's kernels sum" } : (tensor<16xf32>) -> tensor<16xf32>
     %4 = "stablehlo.multiply"(%1, %1) : (tensor<8x1024xf16>, tensor<8x1024xf16>) -> tensor<8x1024xf16>
     "stablehlo.return"(%4, %3) : (tensor<8x1024xf16>, tensor<16xf32>) -> ()
   }

@@ -1,10 +1,10 @@
-module @misc attributes {stablehlo.num_replicas = 6, arc.target = "tpu:v5e-4"} {
+module @misc attributes {stablehlo.num_replicas = 8, arc.target = "tpu:v5e-4"} {
   func.func @main(%x: tensor<6x8xbf16>, %y: tensor<4xf32>, %z: tensor<2x16xf16>, %n: tensor<256xf32>) -> (tensor<6x8xbf16>, tensor<4xf32>, tensor<2x16xf16>, tensor<256xf32>) {
     %0 = "stablehlo.all_reduce"(%x) ({
       ^computation(%lhs: tensor<bf16>, %rhs: tensor<bf16>) :
           %9 = "stablehlo.multiply"(%lhs, %rhs) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
           "stablehlo.return"(%9) : (tensor<bf16>) -> ()
-    }) { replica_groups = dense<[[0, 1, 2], [3, 4, -1]]> : tensor<2x3xi64>, arc.lowering = "native", arc.reason = "groups of different sizes" } : (tensor<6x8xbf16>) -> tensor<6x8xbf16>
+    }) { replica_groups = dense<[[0, 1, 2, -1], [3, 4, 5, 6], [7, -1, -1, -1]]> : tensor<3x4xi64>, arc.lowering = "native", arc.reason = "groups of different sizes" } : (tensor<6x8xbf16>) -> tensor<6x8xbf16>
     %1 = "stablehlo.collective_permute"(%y) { source_target_pairs = dense<[[0, 1], [1, 2], [2, 0]]> : tensor<3x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 3, type = 1> } : (tensor<4xf32>) -> tensor<4xf32>
     %2 = "stablehlo.all_to_all"(%z) { split_dimension = 1 : i64, concat_dimension = 1 : i64, split_count = 2 : i64, replica_groups = dense<"0x00000000000000000100000000000000"> : tensor<1x2xi64> } : (tensor<2x16xf16>) -> tensor<2x16xf16>
     %3 = "stablehlo.collective_broadcast"(%2) { replica_groups = dense<[[4, 5]]> : tensor<1x2xi64> } : (tensor<2x16xf16>) -> tensor<2x16xf16>
@@ -21,6 +21,7 @@ module @misc attributes {stablehlo.num_replicas = 6, arc.target = "tpu:v5e-4"} {
         "stablehlo.return"(%10) : (tensor<f32>) -> ()
       }) {
         replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>, #stablehlo.mesh_axis<name = "y", size = 4>]>, axes = [#stablehlo.axis_ref<name = "y", sub_axis_info = (1)2>]>,
+        channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>,
         use_global_device_ids, arc.lowering = "native", arc.reason = "group [4 6] does not fit tpu:v5e-4: topology tpu:v5e-4 has no device 4"
       } : (tensor<256xf32>) -> tensor<256xf32>
       %c_2 = stablehlo.constant dense<1> : tensor<i64>

@@ -7,13 +7,13 @@ module @jit_reds attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %7 = stablehlo.maximum %arg6, %arg7 : tensor<f32>
         stablehlo.return %7 : tensor<f32>
-      }) {arc.lowering = "native", arc.reason = "reduction is max: arc's kernels only sum"} : (tensor<8xf32>) -> tensor<8xf32>
+      }) {arc.lowering = "native", arc.reason = "reducer is max, arc's kernels sum"} : (tensor<8xf32>) -> tensor<8xf32>
       %2 = "stablehlo.all_reduce"(%arg4) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "tp">]>, use_global_device_ids}> ({
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %7 = stablehlo.minimum %arg6, %arg7 : tensor<f32>
         stablehlo.return %7 : tensor<f32>
-      }) {arc.lowering = "native", arc.reason = "reduction is min: arc's kernels only sum"} : (tensor<8xf32>) -> tensor<8xf32>
-      %3 = "stablehlo.custom_call"(%arg5) {api_version = 4 : i32, arc.est_us = 8.01 : f64, arc.lowering = "oneshot", arc.native_us = 30.01 : f64, arc.reason = "oneshot: est 8.0 us vs native 30.0 us (3.7x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<64xf32>) -> tensor<64xf32>
+      }) {arc.lowering = "native", arc.reason = "reducer is min, arc's kernels sum"} : (tensor<8xf32>) -> tensor<8xf32>
+      %3 = "stablehlo.custom_call"(%arg5) {api_version = 4 : i32, arc.est_us = 8.01 : f64, arc.lowering = "oneshot", arc.native_us = 30.01 : f64, arc.reason = "oneshot: est 8.0 us vs native 30.0 us (3.7x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<64xf32>) -> tensor<64xf32>
       %4 = "stablehlo.reduce_scatter"(%arg5) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "tp">]>, scatter_dimension = 0 : i64, use_global_device_ids}> ({
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %7 = stablehlo.add %arg6, %arg7 : tensor<f32>

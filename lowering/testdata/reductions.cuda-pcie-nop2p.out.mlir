@@ -6,17 +6,17 @@ module @reductions attributes {stablehlo.num_replicas = 2 : i64, arc.target = "c
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %r = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%r) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reduction is max: arc's kernels only sum"} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reducer is max, arc's kernels sum"} : (tensor<1024xf32>) -> tensor<1024xf32>
     %1 = "stablehlo.all_reduce"(%f16) ({
       ^bb0(%x: tensor<f16>, %y: tensor<f16>):
         %r = "stablehlo.minimum"(%x, %y) : (tensor<f16>, tensor<f16>) -> tensor<f16>
         "stablehlo.return"(%r) : (tensor<f16>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reduction is min: arc's kernels only sum"} : (tensor<1024xf16>) -> tensor<1024xf16>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reducer is min, arc's kernels sum"} : (tensor<1024xf16>) -> tensor<1024xf16>
     %2 = "stablehlo.all_reduce"(%bf16) ({
       ^bb0(%x: tensor<bf16>, %y: tensor<bf16>):
         %r = "stablehlo.multiply"(%x, %y) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
         "stablehlo.return"(%r) : (tensor<bf16>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reduction is product: arc's kernels only sum"} : (tensor<1024xbf16>) -> tensor<1024xbf16>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reducer is product, arc's kernels sum"} : (tensor<1024xbf16>) -> tensor<1024xbf16>
     %3 = "stablehlo.all_reduce"(%i32) ({
       ^bb0(%x: tensor<i32>, %y: tensor<i32>):
         %r = "stablehlo.add"(%x, %y) : (tensor<i32>, tensor<i32>) -> tensor<i32>
@@ -31,18 +31,18 @@ module @reductions attributes {stablehlo.num_replicas = 2 : i64, arc.target = "c
       ^bb0(%x: tensor<i1>, %y: tensor<i1>):
         %r = "stablehlo.or"(%x, %y) : (tensor<i1>, tensor<i1>) -> tensor<i1>
         "stablehlo.return"(%r) : (tensor<i1>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reduction is or: arc's kernels only sum"} : (tensor<1024xi1>) -> tensor<1024xi1>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reducer is or, arc's kernels sum"} : (tensor<1024xi1>) -> tensor<1024xi1>
     %6 = "stablehlo.all_reduce"(%3) ({
       ^bb0(%x: tensor<i32>, %y: tensor<i32>):
         %r = "stablehlo.and"(%x, %y) : (tensor<i32>, tensor<i32>) -> tensor<i32>
         "stablehlo.return"(%r) : (tensor<i32>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reduction is and: arc's kernels only sum"} : (tensor<1024xi32>) -> tensor<1024xi32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reducer is and, arc's kernels sum"} : (tensor<1024xi32>) -> tensor<1024xi32>
     // A computation arc does not recognise: x - y.
     %7 = "stablehlo.all_reduce"(%0) ({
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %r = "stablehlo.subtract"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%r) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reduction is other: arc's kernels only sum"} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reducer is not exactly return add(arg0, arg1): it computes stablehlo.subtract"} : (tensor<1024xf32>) -> tensor<1024xf32>
     "func.return"(%0, %1, %2, %3, %4, %5, %6, %7) : (tensor<1024xf32>, tensor<1024xf16>, tensor<1024xbf16>, tensor<1024xi32>, tensor<1024xf64>, tensor<1024xi1>, tensor<1024xi32>, tensor<1024xf32>) -> ()
   }
 }

@@ -9,7 +9,7 @@ module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_repli
       %3 = stablehlo.compare  LT, %iterArg, %arg1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
       stablehlo.return %3 : tensor<i1>
     } do {
-      %3 = "stablehlo.all_reduce"(%iterArg_0) <{replica_groups = dense<[[0, 1, 3, 2]]> : tensor<1x4xi64>}> ({
+      %3 = "stablehlo.all_reduce"(%iterArg_0) <{replica_groups = dense<[[0, 1, 3, 2]]> : tensor<1x4xi64>, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}> ({
       ^bb0(%arg2: tensor<bf16>, %arg3: tensor<bf16>):
         %7 = stablehlo.add %arg2, %arg3 : tensor<bf16>
         stablehlo.return %7 : tensor<bf16>
@@ -19,7 +19,7 @@ module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_repli
       %5 = stablehlo.add %iterArg, %c_1 : tensor<i32>
       stablehlo.return %5, %4 : tensor<i32>, tensor<512x512xbf16>
     }
-    %1 = "stablehlo.all_reduce"(%0#1) <{replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>}> ({
+    %1 = "stablehlo.all_reduce"(%0#1) <{replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>}> ({
     ^bb0(%arg2: tensor<bf16>, %arg3: tensor<bf16>):
       %7 = stablehlo.add %arg2, %arg3 : tensor<bf16>
       stablehlo.return %7 : tensor<bf16>
@@ -27,7 +27,7 @@ module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_repli
     return %1 : tensor<512x512xbf16>
   }
   func.func private @scale(%arg0: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
-    %0 = "stablehlo.all_reduce"(%arg0) <{replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>}> ({
+    %0 = "stablehlo.all_reduce"(%arg0) <{replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>}> ({
     ^bb0(%arg1: tensor<bf16>, %arg2: tensor<bf16>):
       %2 = stablehlo.maximum %arg1, %arg2 : tensor<bf16>
       stablehlo.return %2 : tensor<bf16>

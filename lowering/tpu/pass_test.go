@@ -27,17 +27,27 @@ func lower(t *testing.T, target, src, libtpuArgs string) (string, *passes.Report
 	if err := p.Run(s); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := passes.NewReport(s.Module, target)
+	rep, err := passes.NewReport(s.Module, target, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s.Module.Src, rep
 }
 
-// allReduce is a one-op module over 8 partitions with the given groups
-// attribute (and optional extra attributes).
+// allReduce is a one-op module over 8 partitions, as JAX writes one, with
+// the given groups attribute (and optional extra attributes).
 func allReduce(groups string) string {
-	return `module @m attributes {mhlo.num_partitions = 8 : i32} {
+	return replicas(`mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32`, groups)
+}
+
+// global is groups in flattened-id mode, as JAX's shard_map writes them.
+func global(groups string) string {
+	return `channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, ` + groups + `, use_global_device_ids`
+}
+
+// replicas is a one-op module with the given module attributes.
+func replicas(moduleAttrs, groups string) string {
+	return `module @m attributes {` + moduleAttrs + `} {
   sdy.mesh @mesh = <["dp"=2, "tp"=4]>
   func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
     %0 = "stablehlo.all_reduce"(%x) <{` + groups + `}> ({
@@ -52,12 +62,11 @@ func allReduce(groups string) string {
 }
 
 func TestPassWritesMeshAxesGroupsOutOverGlobalIDs(t *testing.T) {
-	// Without use_global_device_ids, explicit groups would name replicas:
-	// the pass adds it (a unit attribute, among the op's properties), so that
-	// the device ids it writes mean devices.
-	src := allReduce(`channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp">]>`)
+	// JAX's mesh-axes groups in flattened-id mode: the rings are written out
+	// as explicit groups of the same ids, the mode's attributes kept.
+	src := allReduce(global(`replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp">]>`))
 	out, rep := lower(t, "tpu:v6e-8", src, "")
-	want := `replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, use_global_device_ids}> ({`
+	want := `<{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, use_global_device_ids}> ({`
 	if !strings.Contains(out, want) {
 		t.Errorf("lowered module lacks %s:\n%s", want, out)
 	}
@@ -67,7 +76,7 @@ func TestPassWritesMeshAxesGroupsOutOverGlobalIDs(t *testing.T) {
 }
 
 func TestPassMergesLibtpuArgs(t *testing.T) {
-	src := allReduce(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`)
+	src := allReduce(global(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`))
 	for _, c := range []struct{ user, want string }{
 		{"", tpu.LibtpuRingFlag},
 		{"--xla_dump_to=/tmp/d", tpu.LibtpuRingFlag + " --xla_dump_to=/tmp/d"},
@@ -84,7 +93,7 @@ func TestPassMergesLibtpuArgs(t *testing.T) {
 // TestPassKeepsTheEnvironmentOfALoweredModule: lowering a lowered module
 // again changes nothing and still tells the user the flag its rings need.
 func TestPassKeepsTheEnvironmentOfALoweredModule(t *testing.T) {
-	once, _ := lower(t, "tpu:v6e-8", allReduce(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`), "")
+	once, _ := lower(t, "tpu:v6e-8", allReduce(global(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`)), "")
 	twice, rep := lower(t, "tpu:v6e-8", once, "")
 	if twice != once {
 		t.Errorf("second lowering changed the module:\n%s\nwas\n%s", twice, once)
@@ -100,14 +109,14 @@ func TestPassKeepsTheEnvironmentOfALoweredModule(t *testing.T) {
 // TestPassLeavesNoEnvironmentWithoutRings: no ring, no flag to set.
 func TestPassLeavesNoEnvironmentWithoutRings(t *testing.T) {
 	// Groups of one device stay native.
-	_, rep := lower(t, "tpu:v6e-8", allReduce(`replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>`), "--xla_dump_to=/tmp/d")
+	_, rep := lower(t, "tpu:v6e-8", allReduce(global(`replica_groups = dense<[[0], [1], [2], [3], [4], [5], [6], [7]]> : tensor<8x1xi64>`)), "--xla_dump_to=/tmp/d")
 	if len(rep.Env) != 0 {
 		t.Errorf("env %v for a module without rings", rep.Env)
 	}
 }
 
 func TestPassKeepsGroupsThatDoNotFitTheSlice(t *testing.T) {
-	src := allReduce(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`)
+	src := allReduce(global(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`))
 	out, rep := lower(t, "tpu:v5e-4", src, "")
 	row := rep.Collectives[0]
 	if row.Lowering != "native" || !strings.Contains(row.Reason, "does not fit tpu:v5e-4") {
@@ -121,14 +130,31 @@ func TestPassKeepsGroupsThatDoNotFitTheSlice(t *testing.T) {
 	}
 }
 
-// TestPassAddsAChannelForGlobalIDs: StableHLO requires a channel with
-// use_global_device_ids; a mesh-axes all-reduce without one gets a fresh
-// handle, above every handle the module uses.
+// TestPassAddsAChannelForGlobalIDs: a cross-replica all-reduce (no
+// channel) is written in flattened-id mode, which StableHLO spells with a
+// channel and use_global_device_ids: a fresh handle, above every handle the
+// module uses. On one partition the ids stay the replicas'.
 func TestPassAddsAChannelForGlobalIDs(t *testing.T) {
-	src := allReduce(`replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "tp">]>`)
+	src := replicas(`stablehlo.num_replicas = 8 : i64`, `replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>`)
 	out, _ := lower(t, "tpu:v6e-8", src, "")
-	want := `replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}> ({`
+	want := `<{replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}> ({`
 	if !strings.Contains(out, want) {
 		t.Errorf("lowered module lacks %s:\n%s", want, out)
+	}
+}
+
+// TestPassKeepsTheProcessesOfEveryPartition: a cross-replica all-reduce on
+// 2 replicas x 4 partitions runs its group in each partition; written in
+// flattened-id mode it names the same 4 process groups (devices p * 2 + r
+// under XLA's default assignment).
+func TestPassKeepsTheProcessesOfEveryPartition(t *testing.T) {
+	src := replicas(`mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 4 : i32`, `replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>`)
+	out, rep := lower(t, "tpu:v6e-8", src, "")
+	want := `replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids, channel_handle`
+	if !strings.Contains(out, want) {
+		t.Errorf("lowered module lacks %s:\n%s", want, out)
+	}
+	if got := rep.Collectives[0].Groups; len(got) != 4 || got[1][0] != 2 || got[1][1] != 3 {
+		t.Errorf("device groups %v, want {0 1} {2 3} {4 5} {6 7}", got)
 	}
 }

@@ -36,18 +36,44 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 	if force.On && force.Lowering != "ring" {
 		return force.Cannot("TPU targets lower all-reduces to ring only")
 	}
+	if !commutative[row.Reduction] {
+		// The ring's order is the order of the reduction.
+		if force.On && !force.All {
+			return force.Cannot("the reducer is not one arc knows to be commutative, so the ring's order could change the result")
+		}
+		return passes.Native("the reducer is not one arc knows to be commutative, so the ring's order could change the result"), nil
+	}
 	topo := opts.Topology
 	if topo == nil {
 		topo = t.Slice.Topology
 	}
+	flat := row.Flattened
+	if flat == nil {
+		flat = row.Groups // a row of no module: ids are processes and devices alike
+	}
+	if len(flat) != len(row.Groups) {
+		return passes.Native("the op's groups are not expanded into processes"), nil
+	}
+	// The ring is a cycle of devices on the mesh; the op names processes,
+	// so each group is written as the flattened ids of its ring, in
+	// flattened-id mode, which names exactly those processes whatever mode
+	// the op used.
 	var rings [][]int64
 	worst := 0
-	for _, g := range row.Groups {
+	for i, g := range row.Groups {
 		order, hops, err := Ring(topo, g)
 		if err != nil {
 			return passes.Native(fmt.Sprintf("group %v does not fit %s: %v", g, t.Name(), err)), nil
 		}
-		rings = append(rings, order)
+		process := map[int64]int64{}
+		for j, dev := range g {
+			process[dev] = flat[i][j]
+		}
+		ring := make([]int64, len(order))
+		for j, dev := range order {
+			ring[j] = process[dev]
+		}
+		rings = append(rings, ring)
 		worst = max(worst, hops)
 	}
 	reason := "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring"
@@ -56,6 +82,11 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 	}
 	return passes.Decision{Lowering: "ring", Codec: "none", Reason: reason, Ring: rings, RingMaxHops: worst}, nil
 }
+
+// commutative are the reductions whose result no order of the group's
+// members changes (up to floating-point rounding, which XLA's own ring
+// order leaves free too).
+var commutative = map[string]bool{"sum": true, "max": true, "min": true, "product": true, "and": true, "or": true, "xor": true}
 
 // lower writes each ring select chose as the op's explicit groups, and the
 // libtpu flag into the module's environment (passes.AttrEnv).
@@ -83,16 +114,16 @@ func lower(s *passes.State) error {
 		if ds[0].Ring == nil {
 			continue // lowered by an arc that wrote the groups only
 		}
+		// The ring holds flattened ids: flattened-id mode, which StableHLO
+		// spells with a channel and the unit attribute use_global_device_ids.
 		names, values := []string{"replica_groups"}, []string{passes.DenseGroups(ds[0].Ring)}
-		if c.GroupSpelling == "mesh_axes" && !c.UseGlobalDeviceIDs {
-			// Explicit groups of device ids need flattened-id mode, which
-			// StableHLO spells with a channel and the unit attribute.
+		if !c.UseGlobalDeviceIDs {
 			names, values = append(names, "use_global_device_ids"), append(values, "")
-			if c.Channel <= 0 {
-				names = append(names, "channel_handle")
-				values = append(values, fmt.Sprintf("#stablehlo.channel_handle<handle = %d, type = 1>", nextChannel))
-				nextChannel++
-			}
+		}
+		if c.Channel <= 0 {
+			names = append(names, "channel_handle")
+			values = append(values, fmt.Sprintf("#stablehlo.channel_handle<handle = %d, type = 1>", nextChannel))
+			nextChannel++
 		}
 		if err := ed.SetAttrs(c.Op, names, values); err != nil {
 			return err

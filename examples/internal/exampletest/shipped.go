@@ -98,7 +98,7 @@ func table(t *testing.T, src []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := passes.NewReport(m, "")
+	rep, err := passes.NewReport(m, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

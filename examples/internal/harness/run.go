@@ -207,7 +207,7 @@ func (r *runner) reportLowering(dumpDir string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := passes.NewReport(m, r.flags.Target)
+	rep, err := passes.NewReport(m, r.flags.Target, nil)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ module @gpu attributes {stablehlo.num_replicas = 2 : i64, arc.target = "cuda:nvl
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reduction is max: arc's kernels only sum"} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "reducer is max, arc's kernels sum"} : (tensor<1024xf32>) -> tensor<1024xf32>
     %3 = "stablehlo.all_reduce"(%d) ({
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>

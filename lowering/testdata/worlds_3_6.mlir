@@ -1,0 +1,17 @@
+// Groups of 3 (no kernel of arc's runs them) and one group of 6 (one-shot
+// only) on 6 replicas: 4 KiB f32 sums, so that only the groups decide.
+module @worlds_3_6 attributes {stablehlo.num_replicas = 6 : i64} {
+  func.func @main(%x0: tensor<1024xf32>, %x1: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
+    %r0 = "stablehlo.all_reduce"(%x0) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) {replica_groups = dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>} : (tensor<1024xf32>) -> tensor<1024xf32>
+    %r1 = "stablehlo.all_reduce"(%x1) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) {replica_groups = dense<[[0, 1, 2, 3, 4, 5]]> : tensor<1x6xi64>} : (tensor<1024xf32>) -> tensor<1024xf32>
+    "func.return"(%r0, %r1) : (tensor<1024xf32>, tensor<1024xf32>) -> ()
+  }
+}
