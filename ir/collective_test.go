@@ -85,6 +85,56 @@ var collectiveTable = map[string][]coll{
 	"generic.mlir": {
 		{"all_reduce", "5:5", "%x,%y", "f32,f32", "4,4", "tensor<4xf32>,tensor<4xf32>", 32, "sum", [][]int64{{0, 1}}, "dense", "", 7, false},
 	},
+	"collectives.mlir": {
+		// Variadic, with a dictionary spread over lines and a comment in it.
+		{"all_reduce", "8:5", "%x,%z", "f32,f32", "8,4", "tensor<8xf32>,tensor<4xf32>", 48, "sum", [][]int64{{0, 1}, {2, 3}}, "dense", "", 0, false},
+		// The result promotes f32 to f64; the groups are flattened ids.
+		{"all_reduce", "17:5", "%0#0", "f32", "8", "tensor<8xf64>", 32, "max", [][]int64{{0, 1, 2, 3}}, "dense", "", 1, true},
+		{"all_reduce", "22:5", "%x", "f32", "8", "tensor<8xf32>", 32, "sum", [][]int64{{0, 1}, {2, 3}}, "mesh_axes", "mesh", 2, true},
+		{"all_gather", "27:5", "%4", "f32", "8", "tensor<16xf32>", 32, "", [][]int64{{0, 2}, {1, 3}}, "dense", "", 3, true},
+		{"all_gather", "28:5", "%x,%y", "f32,i32", "8,4", "tensor<16xf32>,tensor<8xi32>", 48, "", [][]int64{{0, 1}, {2, 3}}, "dense", "", -1, false},
+		{"reduce_scatter", "29:5", "%5", "f32", "16", "tensor<8xf32>", 64, "sum", [][]int64{{0, 1}, {2, 3}}, "dense", "", -1, false},
+		{"all_to_all", "34:5", "%7", "f32", "8", "tensor<8xf32>", 32, "", [][]int64{{0, 1}, {2, 3}}, "dense", "", -1, false},
+		{"all_to_all", "35:5", "%8,%8", "f32,f32", "8,8", "tensor<8xf32>,tensor<8xf32>", 64, "", [][]int64{{0, 1}, {2, 3}}, "dense", "", -1, false},
+		{"collective_permute", "36:5", "%9#0", "f32", "8", "tensor<8xf32>", 32, "", [][]int64{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, "pairs", "", 4, false},
+		{"collective_broadcast", "37:5", "%10", "f32", "8", "tensor<8xf32>", 32, "", [][]int64{{1, 0}, {3, 2}}, "dense", "", -1, false},
+	},
+	"all_reduce_results.mlir": {
+		// Empty groups and a dynamic result.
+		{"all_reduce", "11:5", "%h", "bf16", "16", "tensor<?xbf16>", 32, "product", nil, "dense", "", -1, false},
+		// Quantized storage promoted from i8 to i16; hex groups.
+		{"all_reduce", "16:5", "%q", "!quant.uniform<i8:f32, 2.000000e+00:15>", "4", "tensor<4x!quant.uniform<i16:f32, 2.000000e+00:15>>", -1, "sum", [][]int64{{0, 1}}, "dense", "", -1, false},
+		{"all_reduce", "21:5", "%f", "f64", "2", "tensor<?xf64>", 16, "sum", [][]int64{{0, 1}}, "dense", "", -1, false},
+	},
+	"interpreter.mlir": {
+		// "%operand : tensor<4xi64>" in the signature.
+		{"all_reduce", "8:5", "%operand", "i64", "4", "tensor<4xi64>", 32, "sum", [][]int64{{0, 1}}, "dense", "", 0, false},
+	},
+	"jax_export.mlir": {
+		{"all_reduce", "14:7", "%arg3", "bf16", "16", "tensor<16xbf16>", 32, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh", 1, true},
+	},
+	"layout.mlir": {
+		// One token a line, with comments between them.
+		{"all_reduce", "16:5", "%x", "f32", "4", "tensor<4xf32>", 16, "sum", [][]int64{{0}, {1}}, "dense", "", -1, false},
+	},
+	"mhlo.mlir": {
+		// #mhlo.channel_handle.
+		{"all_reduce", "7:5", "%1", "f32", "8", "tensor<8xf32>", 32, "sum", [][]int64{{0, 1}, {2, 3}}, "dense", "", 5, false},
+		{"all_reduce", "12:5", "%2", "f32", "8", "tensor<8xf32>", 32, "min", [][]int64{{0, 1, 2, 3}}, "dense", "", 6, true},
+		{"all_gather", "17:5", "%3", "f32", "8", "tensor<32xf32>", 32, "", [][]int64{{0, 1, 2, 3}}, "dense", "", -1, false},
+		{"reduce_scatter", "18:5", "%4", "f32", "32", "tensor<8xf32>", 128, "sum", [][]int64{{0, 1, 2, 3}}, "dense", "", -1, false},
+		{"collective_permute", "23:5", "%5", "f32", "8", "tensor<8xf32>", 32, "", [][]int64{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, "pairs", "", -1, false},
+	},
+	"shardy.mlir": {
+		// Mesh x=4, y=2: the major half of x (Shardy's spelling of a sub-axis).
+		{"all_reduce", "15:7", "%arg2", "f32", "4x4", "tensor<4x4xf32>", 64, "sum", [][]int64{{0, 4}, {1, 5}, {2, 6}, {3, 7}}, "mesh_axes", "mesh", 1, true},
+		// y, then the minor half of x.
+		{"all_reduce", "20:7", "%3", "f32", "4x4", "tensor<4x4xf32>", 64, "sum", [][]int64{{0, 2, 1, 3}, {4, 6, 5, 7}}, "mesh_axes", "mesh", 2, true},
+	},
+	"vhlo.mlir": {
+		// The generic func's all-reduce; VHLO's versioned ops are not collectives arc reads.
+		{"all_reduce", "16:5", "%arg0,%arg1", "f32,f32", "4,4", "tensor<4xf32>,tensor<4xf32>", 32, "sum", [][]int64{{0}, {1}}, "dense", "", -1, false},
+	},
 	"sdy_device_ids.mlir": {
 		// Mesh x=2, y=2 with device_ids [3, 2, 1, 0]: groups name device ids, not positions.
 		{"all_reduce", "6:7", "%arg1", "f32", "4x4", "tensor<4x4xf32>", 64, "sum", [][]int64{{3, 1}, {2, 0}}, "mesh_axes", "mesh", 1, true},

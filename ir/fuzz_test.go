@@ -18,6 +18,12 @@ func FuzzParse(f *testing.F) {
 		}
 		f.Add(src)
 	}
+	for _, tc := range grammarCases {
+		f.Add([]byte(tc.src))
+	}
+	for _, s := range []string{hloText, BytecodeMagic + "\x01\x09MLIR19", bom + "module {\n}\n", "hello world\n", `{"a": 1}`, ""} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if _, err := ParseModule("fuzz.mlir", src); err != nil {
 			if _, ok := err.(*Error); !ok {

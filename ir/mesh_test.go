@@ -16,6 +16,8 @@ func TestMeshes(t *testing.T) {
 		{"../testdata/fixtures/jax_dp2_tp4_8dev.mlir", map[string]string{"mesh": `<["dp"=2, "tp"=4]>`}},
 		{"testdata/sdy_device_ids.mlir", map[string]string{"mesh": `<["x"=2, "y"=2], device_ids=[3, 2, 1, 0]>`, "maximal": `<[], device_ids=[0]>`}},
 		{"../testdata/fixtures/goxla_allreduce_4rep.mlir", map[string]string{}},
+		{"testdata/shardy.mlir", map[string]string{"mesh": `<["x"=4, "y"=2]>`, "ids": `<["a"=2], device_ids=[1, 0]>`, "maximal": `<[], device_ids=[3]>`, "generic": `<["p"=2, "q"=2]>`}},
+		{"testdata/jax_export.mlir", map[string]string{"mesh": `<["data"=2]>`}},
 	} {
 		m := parseFile(t, tc.file)
 		meshes, err := m.Meshes()

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden .tree files under te
 func inputs(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{"../testdata/fixtures/*.mlir", "testdata/*.mlir"} {
+	for _, pat := range []string{"../testdata/fixtures/*.mlir", "testdata/*.mlir", "testdata/results/*.mlir"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

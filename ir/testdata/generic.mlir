@@ -1,7 +1,7 @@
 // Generic form as go-xla prints it, plus properties, packed results and a
 // two-block region.
 module @generic attributes {stablehlo.num_replicas = 2 : i64, mhlo.num_partitions = 1 : i64} {
-  func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>, %c: tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>) {
     %0:2 = "stablehlo.all_reduce"(%x, %y) <{channel_handle = #stablehlo.channel_handle<handle = 7, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
       %1 = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
