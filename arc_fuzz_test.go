@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/arcpass/arc/ir"
@@ -20,82 +19,11 @@ import (
 // testdata module.
 var fuzzSeeds = []string{"testdata/fixtures/*.mlir", "lowering/testdata/*.mlir", "examples/*/model.mlir", "ir/testdata/*.mlir"}
 
-// validates reports whether arc rejects a program that StableHLO's
-// specification rejects (ids named twice). Until its analyse pass applies
-// the specification (issue 13), all-reduces the oracle finds invalid are
-// skipped rather than failing the input; from then on they fail it.
-var validates = sync.OnceValue(func() bool {
-	const probe = `module @probe attributes {stablehlo.num_replicas = 4 : i64} {
-  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-    %0 = "stablehlo.all_reduce"(%x) ({
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-      "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
-    "func.return"(%0) : (tensor<4xf32>) -> ()
-  }
-}
-`
-	_, _, err := Compile("probe.mlir", []byte(probe), Options{Target: "cuda:nvlink"})
-	return err != nil
-})
-
-// reordersAnyReduction reports whether arc's TPU rings still reorder the
-// groups of a computation that is not commutative (x - y): the order of a
-// process group is the order of the reduction in StableHLO's specification.
-// Until that is fixed, such mismatches alone do not fail an input.
-var reordersAnyReduction = sync.OnceValue(func() bool {
-	const probe = `module @probe attributes {stablehlo.num_replicas = 2 : i64} {
-  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-    %0 = "stablehlo.all_reduce"(%x) ({
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %s = "stablehlo.subtract"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-      "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
-    "func.return"(%0) : (tensor<4xf32>) -> ()
-  }
-}
-`
-	out, _, err := Compile("probe.mlir", []byte(probe), Options{Target: "tpu:v6e-4"})
-	return err == nil && strings.Contains(string(out), "[[0, 1]]")
-})
-
-// ringsBecomeCalls reports whether a module arc lowered for TPU, compiled
-// again for a GPU target, gets its ring all-reduces turned into
-// arc_allreduce calls with no algorithm (which no runtime can run).
-var ringsBecomeCalls = sync.OnceValue(func() bool {
-	src, err := os.ReadFile("lowering/testdata/lowered_tpu.mlir")
-	if err != nil {
-		return false
-	}
-	out, _, err := Compile("probe.mlir", src, Options{Target: "cuda:nvlink"})
-	return err == nil && strings.Contains(string(out), `algo = ""`)
-})
-
-// honorsAssignment reports whether arc's calls name the devices of the
-// device assignment it is given (issue 13: the runtime maps a call's
-// devices through it). Until then FuzzCompile gives it none.
-var honorsAssignment = sync.OnceValue(func() bool {
-	const probe = `module @probe attributes {stablehlo.num_replicas = 4 : i64} {
-  func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
-    %0 = "stablehlo.all_reduce"(%x) ({
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-      "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : (tensor<1024xf32>) -> tensor<1024xf32>
-    "func.return"(%0) : (tensor<1024xf32>) -> ()
-  }
-}
-`
-	out, _, err := Compile("probe.mlir", []byte(probe), Options{Target: "cuda:nvlink", DeviceAssignment: "0;2;1;3"})
-	return err == nil && strings.Contains(string(out), "devices = array<i64: 0, 2, 1, 3>")
-})
-
 // assignment draws a device assignment of the module's grid from seed: a
-// permutation of XLA's default ids, "" for grids of more than 64 devices
-// or when arc does not take one.
+// permutation of XLA's default ids; "" (XLA's default) for seed 0 and for
+// grids of more than 64 devices.
 func assignment(src []byte, seed uint8) (string, func(oracle.Process) int64) {
-	if seed == 0 || !honorsAssignment() {
+	if seed == 0 {
 		return "", nil
 	}
 	m, err := ir.Parse("in.mlir", src)
@@ -125,18 +53,6 @@ func assignment(src []byte, seed uint8) (string, func(oracle.Process) int64) {
 		rows[r] = strings.Join(cols, ",")
 	}
 	return strings.Join(rows, ";"), func(p oracle.Process) int64 { return ids[p.Replica*g.Partitions+p.Partition] }
-}
-
-// knownBugs are arc's bugs that FuzzCompile finds but tolerates while its
-// probe still shows them: a mismatch all of whose problems say one of these
-// does not fail an input. Each probe turns false once the bug is fixed, and
-// the check is strict again.
-var knownBugs = []struct {
-	present func() bool
-	says    string
-}{
-	{reordersAnyReduction, "the groups were reordered, and the computation is not one the oracle knows to be commutative"},
-	{ringsBecomeCalls, `arc_allreduce: unknown algorithm ""`},
 }
 
 // FuzzCompile compiles each input for one target (all of them when target
@@ -242,9 +158,6 @@ func checkCompile(t *testing.T, src []byte, opt Options, orig *original) {
 			t.Fatalf("%s: arc compiled an input ir.Parse rejects: %v", where, err)
 		}
 		oopt := oracle.Options{MaxElems: 32, Quant: opt.Quant, Assignment: orig.assign}
-		if !validates() {
-			oopt.OnInvalid = func(error) {}
-		}
 		orig.o, orig.err = oracle.Prepare(m, oopt)
 	}
 	err = orig.err
@@ -254,34 +167,11 @@ func checkCompile(t *testing.T, src []byte, opt Options, orig *original) {
 	var inv *oracle.InvalidError
 	switch {
 	case err == nil, errors.Is(err, oracle.ErrTooLarge):
-	case errors.As(err, &inv) && !validates():
-		// arc accepts what the specification rejects: issue 13's
-		// validator, not yet in the analyse pass.
 	case errors.As(err, &inv):
 		t.Fatalf("%s: arc accepts a module StableHLO's specification rejects: %v", where, err)
-	case onlyKnownBugs(err):
 	default:
 		t.Fatalf("%s: %v\noutput:\n%s", where, err, out)
 	}
-}
-
-// onlyKnownBugs reports whether every problem err lists is one of the
-// knownBugs still present.
-func onlyKnownBugs(err error) bool {
-	var mm *oracle.MismatchError
-	if !errors.As(err, &mm) {
-		return false
-	}
-	for _, p := range mm.Problems {
-		known := false
-		for _, b := range knownBugs {
-			known = known || strings.Contains(p, b.says) && b.present()
-		}
-		if !known {
-			return false
-		}
-	}
-	return true
 }
 
 // firstLineDiff shows the first line where a and b differ.

@@ -1,11 +1,8 @@
 package oracle_test
 
 import (
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/arcpass/arc"
@@ -44,67 +41,6 @@ func goldenTarget(file string) string {
 	return t
 }
 
-// knownInvalid lists the testdata modules that break StableHLO's rules, by
-// the start of their file name, with the oracle's complaint. arc still
-// accepts them (issue 13: groups that do not cover the world, an f32
-// reducer over an f16 operand); the oracle checks their other all-reduces.
-var knownInvalid = map[string][]string{
-	"goxla_misc_collectives.": {
-		"3:5: stablehlo.all_reduce: replica_groups: id 5 is in no replica group (cross_replica covers 6 ids)",
-		"18:7: stablehlo.all_reduce: use_global_device_ids needs a channel_handle with a positive handle (C4), not -1",
-		"18:7: arc_allreduce: group [4 6] names device 6, which runs no process of the 6x1 grid",
-	},
-	"jax_dp2_tp4_8dev.": {"15:7: stablehlo.all_reduce: result 1 is tensor<32x1024xf16> but the computation returns f32 (C7)"},
-	// groups.mlir runs 16 replicas; most of its groups cover fewer.
-	"groups.": {"is in no replica group (cross_replica covers 16 ids)", "is in no group: its call would wait forever"},
-}
-
-// ringsBecomeCalls reports whether arc turns the TPU rings of an already
-// lowered module into arc_allreduce calls without an algorithm when it
-// compiles it for a GPU (a bug the oracle reports, tolerated here while it
-// lasts: the lowering goldens of lowered_tpu.mlir hold such calls).
-var ringsBecomeCalls = sync.OnceValue(func() bool {
-	src, err := os.ReadFile("../lowering/testdata/lowered_tpu.mlir")
-	if err != nil {
-		return false
-	}
-	out, _, err := arc.Compile("probe.mlir", src, arc.Options{Target: "cuda:nvlink"})
-	return err == nil && strings.Contains(string(out), `algo = ""`)
-})
-
-const ringCallBug = `arc_allreduce: unknown algorithm ""`
-
-// knownBug reports whether every problem err lists is ringCallBug, while
-// arc still has it.
-func knownBug(err error) bool {
-	var mm *oracle.MismatchError
-	if errors.As(err, &mm) {
-		for _, p := range mm.Problems {
-			if !strings.Contains(p, ringCallBug) {
-				return false
-			}
-		}
-	} else if !strings.Contains(err.Error(), ringCallBug) {
-		return false
-	}
-	return ringsBecomeCalls()
-}
-
-// expectedInvalid reports whether err is a known complaint about file.
-func expectedInvalid(file string, err error) bool {
-	for prefix, msgs := range knownInvalid {
-		if !strings.HasPrefix(filepath.Base(file), prefix) {
-			continue
-		}
-		for _, m := range msgs {
-			if strings.Contains(err.Error(), m) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // TestFixturesEveryTarget: every fixture and testdata module that arc
 // compiles for a target (each lowering golden for its own target, the other
 // modules for every target) computes the same after lowering, on 64
@@ -133,12 +69,7 @@ func TestFixturesEveryTarget(t *testing.T) {
 				t.Errorf("%s %s: output: %v", f, target, err)
 				continue
 			}
-			opt := oracle.Options{MaxElems: 64, OnInvalid: func(err error) {
-				if !expectedInvalid(f, err) && !knownBug(err) {
-					t.Errorf("%s %s: %v", f, target, err)
-				}
-			}}
-			if err := oracle.Check(orig, low, opt); err != nil && !knownBug(err) {
+			if err := oracle.Check(orig, low, oracle.Options{MaxElems: 64}); err != nil {
 				t.Errorf("%s %s: %v", f, target, err)
 			}
 			checked++

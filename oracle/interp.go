@@ -27,7 +27,7 @@ type slot struct {
 	groups  [][]Process
 	groupOf []int32
 	in, out *value
-	invalid error // why the spec rejects the op (Options.OnInvalid)
+	invalid error // why the op cannot be interpreted (Options.lenient)
 	// bound and exact are, for arc's calls, the oracle's bound on each
 	// element's error against the exact sum, and that sum (per process).
 	bound, exact [][]float64
@@ -256,11 +256,8 @@ func (t *trace) allReduce(op *ir.Op, c *ir.Collective) error {
 		t.desc[s.key] = fmt.Sprintf("result %d of %s at %s:%s", i, op.Name, t.m.Name, pos)
 		if err := t.eval(s, c, i); err != nil {
 			var dis *DisagreementError
-			if t.opt.OnInvalid == nil || errors.As(err, &dis) {
+			if !t.opt.lenient || errors.As(err, &dis) {
 				return err
-			}
-			if i == 0 || slots[0].invalid == nil {
-				t.opt.OnInvalid(err)
 			}
 			s.invalid = err
 			typ := c.ResultTypes[i]
