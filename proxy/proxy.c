@@ -499,17 +499,33 @@ static void free_client(client_rec *r) {
 
 /* attach_client records a new client: its device table and store, handed
  * to libarc_gpu.so when the target runs arc's kernels. */
+/* num_nodes returns the create option num_nodes (JAX sets it, with node_id,
+ * when the client is one of several processes), or 0. */
+static long long num_nodes(const arc_pjrt_client_create_args *a) {
+  for (size_t i = 0; a->create_options != NULL && i < a->num_options; i++) {
+    const arc_pjrt_named_value *o = &a->create_options[i];
+    if (o->name_size == 9 && memcmp(o->name, "num_nodes", 9) == 0 && o->type == ARC_PJRT_NAMED_INT64)
+      return o->int64_value;
+  }
+  return 0;
+}
+
 static void attach_client(proxy *p, arc_pjrt_client_create_args *a) {
   client_rec *r = calloc(1, sizeof *r);
   if (r == NULL) return;
   r->client = a->client;
-  r->kv.get = a->kv_get_callback;
-  r->kv.get_arg = a->kv_get_user_arg;
-  r->kv.put = a->kv_put_callback;
-  r->kv.put_arg = a->kv_put_user_arg;
-  if (a->struct_size >= ARC_PJRT_STRUCT_SIZE(arc_pjrt_client_create_args, kv_try_get_user_arg)) {
-    r->kv.try_get = a->kv_try_get_callback;
-    r->kv.try_get_arg = a->kv_try_get_user_arg;
+  /* The store is read only for a client of several processes: jaxlib leaves
+   * the callbacks uninitialized (stack garbage) when it has no store, and
+   * the plugins, which need none for one process, never look. */
+  if (num_nodes(a) > 1) {
+    r->kv.get = a->kv_get_callback;
+    r->kv.get_arg = a->kv_get_user_arg;
+    r->kv.put = a->kv_put_callback;
+    r->kv.put_arg = a->kv_put_user_arg;
+    if (a->struct_size >= ARC_PJRT_STRUCT_SIZE(arc_pjrt_client_create_args, kv_try_get_user_arg)) {
+      r->kv.try_get = a->kv_try_get_callback;
+      r->kv.try_get_arg = a->kv_try_get_user_arg;
+    }
   }
   char *why = build_table(p, r);
   if (why != NULL) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: issue 6's acceptance on the GPU machine (2 x H200), in one command:
 #
-#   bash proxy/devtest/run.sh [abi] [graphs] [collective] [jax]   (default: all four)
+#   bash proxy/devtest/run.sh [abi] [graphs] [collective] [jax] [cost] [mp]   (default: the first four)
 #
 # Go is not installed there: `make runtime-devbin` on a CPU machine puts the
 # binaries in .devbin/ (carried to the device machine). libarc_gpu.so is built
@@ -11,6 +11,9 @@
 #               bit-exact against the Go reference (.devbin/devtest -all)
 #   collective  gomlx's own TestCollective through the standalone plugin
 #   jax         a JAX shard_map psum through the standalone plugin vs native
+#   cost        JAX's compile time of 20 programs, native vs arc (docs/PERFORMANCE.md)
+#   mp          JAX with one process per device, 2 and 4 processes on GPU 0 under MPS
+#               (jax_multiprocess.py: native vs arc, a permuted mesh, the persistent cache)
 # Environment: JAX_PY, CUDA_PLUGIN, OUT (results), DEVTEST_ARGS (extra devtest flags,
 # e.g. "-configs auto,twoshot-int8 -sizes 4096,67108864").
 set -uo pipefail
@@ -77,6 +80,21 @@ for step in $STEPS; do
     grep -v ' passed, ' "$OUT/jax.txt" >"$OUT/jax.lines"
     tally "$OUT/jax.lines"
     grep -q '^FAIL' "$OUT/jax.lines" && tail -n 40 "$OUT/jax.log"
+    ;;
+  cost)
+    "$JAX_PY" proxy/devtest/jax_compile_cost.py --arc-plugin "$PLUGIN" --cuda-plugin "$CUDA_PLUGIN" \
+      --out "$OUT/cost" | tee "$OUT/cost.txt"
+    result "jax compile cost measured" "${PIPESTATUS[0]}"
+    ;;
+  mp)
+    nvidia-cuda-mps-control -d 2>/dev/null # several processes on one GPU spin on flags: MPS runs them side by side
+    for n in 2 4; do
+      "$JAX_PY" proxy/devtest/jax_multiprocess.py --procs $n --arc-plugin "$PLUGIN" --cuda-plugin "$CUDA_PLUGIN" \
+        --out "$OUT/mp$n" | tee "$OUT/mp$n.txt"
+      grep -v ' passed, ' "$OUT/mp$n.txt" >"$OUT/mp$n.lines"
+      tally "$OUT/mp$n.lines"
+    done
+    echo quit | nvidia-cuda-mps-control 2>/dev/null
     ;;
   *) echo "unknown step $step"; exit 2 ;;
   esac

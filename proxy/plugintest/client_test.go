@@ -70,12 +70,13 @@ func lines(t *testing.T, path string) []string {
 
 // TestRegistersAtClientCreation: a client that never compiles (its
 // executables come from JAX's cache) still has arc's handler and the device
-// table, and the real plugin got the client's store.
+// table. A client of one process gets no store, whatever its callbacks hold:
+// jaxlib leaves them uninitialized then.
 func TestRegistersAtClientCreation(t *testing.T) {
 	e := newEnv(t)
 	t.Setenv("ARC_TARGET", "cuda:nvlink")
 	fakepjrt.GPULib(t, e.dir)
-	out := runHost(t, e, host(t), nil, "-kv", t.TempDir())
+	out := runHost(t, e, host(t), nil, "-kv-garbage")
 	if out != "create: ok\ndestroy: ok\n" {
 		t.Fatalf("host: %s", out)
 	}
@@ -83,18 +84,12 @@ func TestRegistersAtClientCreation(t *testing.T) {
 	if len(rec.Registrations) != 1 || rec.Registrations[0] != fakepjrt.WantRegistration {
 		t.Errorf("registrations %q", rec.Registrations)
 	}
-	want := []string{
-		"create options=[host_option] get=set put=set try_get=set",
-		"kv put fake:0: ok",
-		"kv get fake:0: process 0",
-		"destroy",
-	}
+	want := []string{"create options=[host_option] get=set put=set try_get=set", "destroy"}
 	if got := lines(t, filepath.Join(e.record, "create.log")); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the real plugin saw\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	want = []string{
-		"attach size=72 process=0/1 platform=fake devices=0:0:0:-1,1:0:1:-1 kv: put [ok] get [hello from 0] " +
-			"put again [error key already exists] try_get [not found]",
+		"attach size=72 process=0/1 platform=fake devices=0:0:0:-1,1:0:1:-1 kv=none",
 		"detach process=0/1 platform=fake devices=0:0:0:-1,1:0:1:-1",
 	}
 	if got := lines(t, filepath.Join(e.record, "attach.log")); strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -118,7 +113,7 @@ func TestDeviceTableAcrossProcesses(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			topo := []string{"FAKE_PJRT_TOPOLOGY=" + []string{"0", "1"}[p] + ";5:0:0:0;9:1:0:1"}
-			outs[p] = runHost(t, e, bin, topo, "-kv", kv)
+			outs[p] = runHost(t, e, bin, topo, "-kv", kv, "-node", []string{"0/2", "1/2"}[p])
 		}()
 	}
 	wg.Wait()
@@ -126,6 +121,11 @@ func TestDeviceTableAcrossProcesses(t *testing.T) {
 		if out != "create: ok\ndestroy: ok\n" {
 			t.Errorf("process %d: %s", p, out)
 		}
+	}
+	// The real plugin got the store too, and used it.
+	if c := strings.Join(lines(t, filepath.Join(e.record, "create.log")), "\n"); !strings.Contains(c, "kv get fake:0: process 0") ||
+		!strings.Contains(c, "kv get fake:1: process 1") || !strings.Contains(c, "create options=[host_option,node_id,num_nodes] get=set put=set try_get=set") {
+		t.Errorf("create.log:\n%s", c)
 	}
 	got := lines(t, filepath.Join(e.record, "attach.log"))
 	want := map[string]bool{
@@ -170,7 +170,7 @@ func TestOlderClientsAndLibraries(t *testing.T) {
 		e := newEnv(t)
 		t.Setenv("ARC_TARGET", "cuda:nvlink")
 		fakepjrt.GPULib(t, e.dir)
-		if out := runHost(t, e, host(t), nil, "-old-create", "-kv", t.TempDir(), prog, "-"); !strings.Contains(out, "compile 1: ok") {
+		if out := runHost(t, e, host(t), nil, "-old-create", "-kv", t.TempDir(), "-node", "0/2", prog, "-"); !strings.Contains(out, "compile 1: ok") {
 			t.Fatalf("host: %s", out)
 		}
 		att := lines(t, filepath.Join(e.record, "attach.log"))
@@ -179,6 +179,18 @@ func TestOlderClientsAndLibraries(t *testing.T) {
 		}
 		if c := lines(t, filepath.Join(e.record, "create.log")); len(c) == 0 || !strings.HasSuffix(c[0], "try_get=null") {
 			t.Errorf("create.log %q", c)
+		}
+	})
+	t.Run("store of one process", func(t *testing.T) {
+		e := newEnv(t)
+		t.Setenv("ARC_TARGET", "cuda:nvlink")
+		fakepjrt.GPULib(t, e.dir)
+		out := runHost(t, e, host(t), nil, "-kv", t.TempDir(), "-node", "0/1", prog, "-")
+		if !strings.Contains(out, "compile 1: ok") {
+			t.Fatalf("host: %s", out)
+		}
+		if att := lines(t, filepath.Join(e.record, "attach.log")); len(att) != 2 || !strings.HasSuffix(att[0], " kv=none") {
+			t.Errorf("attach.log %q: one process needs no store", att)
 		}
 	})
 	t.Run("no store", func(t *testing.T) {

@@ -9,8 +9,9 @@
  *                      metadata the handler reported when called as XLA does
  *   create.log         one line per client creation: the options and which
  *                      key-value callbacks the plugin received, LIBTPU_INIT_ARGS
- *                      when set; with a store, the plugin puts "fake:<process>"
- *                      and reads it back, as XLA's GPU plugin shares its topology
+ *                      when set; with the option num_nodes > 1 the plugin puts
+ *                      "fake:<process>" in the store and reads it back, as XLA's
+ *                      GPU plugin shares its topology
  * Behaviour switches, read once in GetPjrtApi:
  *   FAKE_PJRT_OLD=1          report a table without PJRT_Client_Compile
  *   FAKE_PJRT_NO_GPU_EXT=1   no GPU custom-call extension
@@ -201,13 +202,18 @@ static PJRT_Error *client_create(PJRT_Client_Create_Args *a) {
                           a->create_options[i].name);
   int try_get = a->struct_size >= offsetof(PJRT_Client_Create_Args, kv_try_get_user_arg) + sizeof(void *) &&
                 a->kv_try_get_callback != NULL;
-  char kv[64];
+  char kv[64]; /* pointers, not calls: a client with no store may leave garbage */
   snprintf(kv, sizeof kv, "get=%s put=%s try_get=%s", a->kv_get_callback ? "set" : "null",
            a->kv_put_callback ? "set" : "null", try_get ? "set" : "null");
   log_line("create.log", "create options=[%s] %s\n", opts, kv);
   const char *tpu = getenv("LIBTPU_INIT_ARGS"); /* what libtpu would read now */
   if (tpu != NULL) log_line("create.log", "LIBTPU_INIT_ARGS=%s%s\n", tpu, "");
-  if (a->kv_put_callback != NULL && a->kv_get_callback != NULL) kv_probe(a);
+  /* As XLA's GPU plugin: the store is used only when the job has several nodes. */
+  long long nodes = 0;
+  for (size_t i = 0; i < a->num_options; i++)
+    if (strncmp(a->create_options[i].name, "num_nodes", a->create_options[i].name_size) == 0)
+      nodes = a->create_options[i].int64_value;
+  if (nodes > 1) kv_probe(a);
   a->client = &the_client;
   return NULL;
 }

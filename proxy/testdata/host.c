@@ -3,20 +3,24 @@
  * per key in a directory, shared by the processes of a test), compile
  * options given as bytes, and the host's SIGCHLD disposition chosen.
  *
- *   host PLUGIN [-kv DIR] [-old-create] [-sigchld ignore|handler|nocldwait] [-repeat N] [PROGRAM OPTIONS]...
+ *   host PLUGIN [-kv DIR] [-node I/N] [-kv-garbage] [-old-create] [-sigchld MODE] [-repeat N] [PROGRAM OPTIONS]...
  *
  * It loads PLUGIN, creates a client, compiles each PROGRAM file (format
  * "mlir") with the serialized CompileOptionsProto in OPTIONS (a file; "-"
  * for none), destroys the client, and prints one line per step:
- * "create: ok", "compile 1: ok", "compile 2: error: ...". -old-create
- * passes the creation arguments of a PJRT C API without kv_try_get; -repeat
- * runs each compile N times.
+ * "create: ok", "compile 1: ok", "compile 2: error: ...". -node I/N adds
+ * the create options node_id and num_nodes, as JAX does for a process of a
+ * distributed job; -kv-garbage passes callbacks that crash when called, as
+ * jaxlib's uninitialized ones without a store; -old-create passes the
+ * creation arguments of a PJRT C API without kv_try_get; -repeat runs each
+ * compile N times. MODE: ignore, handler, nocldwait (SIGCHLD).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,10 +134,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: host PLUGIN [-kv DIR] [-old-create] [-sigchld MODE] [-repeat N] [PROGRAM OPTIONS]...\n");
     return 2;
   }
-  int i = 2, old_create = 0, repeat = 1;
+  int i = 2, old_create = 0, repeat = 1, garbage = 0;
+  long long node_id = -1, nodes = 0;
   for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
     if (strcmp(argv[i], "-kv") == 0 && i + 1 < argc) kv_dir = argv[++i];
     else if (strcmp(argv[i], "-old-create") == 0) old_create = 1;
+    else if (strcmp(argv[i], "-kv-garbage") == 0) garbage = 1;
+    else if (strcmp(argv[i], "-node") == 0 && i + 1 < argc) sscanf(argv[++i], "%lld/%lld", &node_id, &nodes);
     else if (strcmp(argv[i], "-repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "-sigchld") == 0 && i + 1 < argc) {
       const char *m = argv[++i];
@@ -163,18 +170,35 @@ int main(int argc, char **argv) {
   }
   PJRT_Client_Create_Args c = {.struct_size = old_create ? offsetof(PJRT_Client_Create_Args, kv_try_get_callback)
                                                          : PJRT_Client_Create_Args_STRUCT_SIZE};
-  PJRT_NamedValue opt = {.struct_size = PJRT_NamedValue_STRUCT_SIZE,
-                         .name = "host_option",
-                         .name_size = 11,
-                         .type = PJRT_NamedValue_kInt64,
-                         .int64_value = 1,
-                         .value_size = 1};
-  c.create_options = &opt;
-  c.num_options = 1;
+  PJRT_NamedValue opts[3] = {{.struct_size = PJRT_NamedValue_STRUCT_SIZE,
+                              .name = "host_option",
+                              .name_size = 11,
+                              .type = PJRT_NamedValue_kInt64,
+                              .int64_value = 1,
+                              .value_size = 1},
+                             {.struct_size = PJRT_NamedValue_STRUCT_SIZE,
+                              .name = "node_id",
+                              .name_size = 7,
+                              .type = PJRT_NamedValue_kInt64,
+                              .int64_value = node_id,
+                              .value_size = 1},
+                             {.struct_size = PJRT_NamedValue_STRUCT_SIZE,
+                              .name = "num_nodes",
+                              .name_size = 9,
+                              .type = PJRT_NamedValue_kInt64,
+                              .int64_value = nodes,
+                              .value_size = 1}};
+  c.create_options = opts;
+  c.num_options = nodes > 0 ? 3 : 1;
   if (kv_dir != NULL) {
     c.kv_get_callback = kv_get;
     c.kv_put_callback = kv_put;
     if (!old_create) c.kv_try_get_callback = kv_try_get;
+  }
+  if (garbage) { /* called, these crash the host */
+    c.kv_get_callback = (PJRT_KeyValueGetCallback)(uintptr_t)0x10;
+    c.kv_put_callback = (PJRT_KeyValuePutCallback)(uintptr_t)0x10;
+    c.kv_try_get_callback = (PJRT_KeyValueTryGetCallback)(uintptr_t)0x10;
   }
   if ((e = api->PJRT_Client_Create(&c)) != NULL) {
     printf("create: error: %s\n", message(e));

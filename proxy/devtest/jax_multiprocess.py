@@ -1,0 +1,213 @@
+"""JAX with one process per device through arc's standalone plugin (issue 16).
+
+N processes on localhost (jax.distributed.initialize), all on GPU 0
+(local_device_ids=[0]: N global devices; start MPS first,
+`nvidia-cuda-mps-control -d`). Each configuration runs in fresh processes:
+
+  native   JAX's CUDA plugin; NCCL refuses two ranks on one GPU unless each
+           process poses as a host of its own (NCCL_HOSTID per process,
+           NCCL_NET=Socket over lo, no P2P, no SHM)
+  arc      pjrt_c_api_arc_plugin.so wrapping that plugin
+  cached   arc again with JAX's persistent compilation cache (--cache): the
+           first run fills it, the second loads every executable from it (no
+           program reaches arc) and must still run arc's kernels
+
+Programs: a shard_map psum over all devices (f32, f16, bf16, several sizes),
+and for N = 4 a 2x2 mesh built from a permuted device list with a psum over
+one axis (subset groups). Checks, as PASS/FAIL lines: arc equals native bit
+for bit (2 devices: one addition, so every order agrees; oneshot otherwise),
+both are within rounding of numpy's sum, arc_allreduce is in the dumps, the
+cached run compiled nothing through arc and gives the same bits.
+
+    python jax_multiprocess.py --procs 2 --arc-plugin .devbin/pjrt_c_api_arc_plugin.so \
+        --cuda-plugin .../xla_cuda_plugin.so --out /tmp/mp [--modes native,arc,cached]
+"""
+
+import argparse
+import glob
+import os
+import socket
+import subprocess
+import sys
+
+SIZES = [8, 2048, 131072]  # elements per device
+DTYPES = ["float32", "float16", "bfloat16"]
+PERMUTED = [3, 1, 0, 2]  # the device order of the 2x2 mesh (N = 4)
+
+
+def inputs(dtype, n, procs):
+    import numpy as np
+    import jax.numpy as jnp
+
+    rng = np.random.default_rng(16 + n)
+    return rng.standard_normal((procs * n,), dtype=np.float32).astype(jnp.dtype(dtype))
+
+
+def child(args) -> None:
+    os.environ["JAX_PLATFORMS"] = "cuda" if args.mode == "native" else "arc"
+    import jax
+    import numpy as np
+
+    if args.mode != "native":
+        from jax._src import xla_bridge
+
+        xla_bridge.register_plugin("arc", library_path=os.path.abspath(args.arc_plugin))
+    if args.cache:
+        jax.config.update("jax_compilation_cache_dir", args.cache)
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+        jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    jax.distributed.initialize(coordinator_address=f"127.0.0.1:{args.port}", num_processes=args.procs,
+                               process_id=args.process, local_device_ids=[0])
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+    shard_map = getattr(jax, "shard_map", None)
+    if shard_map is None:
+        from jax.experimental.shard_map import shard_map
+    devices = jax.devices()
+    print(f"process {args.process}: devices {devices}", file=sys.stderr)
+    results = {}
+
+    def run(name, mesh, spec, axes, host):
+        f = jax.jit(shard_map(lambda a: jax.lax.psum(a, axes), mesh=mesh, in_specs=spec, out_specs=spec))
+        x = jax.make_array_from_callback(host.shape, NamedSharding(mesh, spec), lambda idx: host[idx])
+        y = f(x)
+        for shard in y.addressable_shards:  # this process's device
+            results[name] = np.frombuffer(np.ascontiguousarray(np.asarray(shard.data)).tobytes(), dtype=np.uint8)
+
+    mesh = Mesh(np.array(devices), ("x",))
+    for dtype in DTYPES:
+        for n in SIZES:
+            run(f"all_{dtype}_{n}", mesh, P("x"), "x", inputs(dtype, n, args.procs))
+    if args.procs == 4:
+        sub = Mesh(np.array([devices[i] for i in PERMUTED]).reshape(2, 2), ("a", "b"))
+        for dtype in DTYPES:
+            run(f"subset_{dtype}", sub, P(("a", "b")), "b", inputs(dtype, 2048, 4))
+    np.savez(args.result, **results)
+    jax.distributed.shutdown()
+
+
+def expected(name, procs):
+    """numpy's sum of the inputs for this process's shard, as float64."""
+    import numpy as np
+
+    kind, dtype, *rest = name.split("_")
+    if kind == "all":
+        n = int(rest[0])
+        x = inputs(dtype, n, procs).astype(np.float64).reshape(procs, n)
+        return np.broadcast_to(x.sum(axis=0), (procs, n))
+    x = inputs(dtype, 2048, 4).astype(np.float64).reshape(2, 2, 2048)  # shards by mesh position [a][b]
+    by_position = np.broadcast_to(x.sum(axis=1, keepdims=True), (2, 2, 2048)).reshape(4, 2048)
+    # Process p holds device p, which sits at mesh position PERMUTED.index(p).
+    return np.stack([by_position[PERMUTED.index(p)] for p in range(4)])
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def launch(args, mode, tag, env):
+    port = free_port()
+    procs = []
+    for p in range(args.procs):
+        penv = dict(env)
+        if mode == "native":
+            penv.update(NCCL_HOSTID=f"arc-devtest-host-{p}", NCCL_NET="Socket", NCCL_SOCKET_IFNAME="lo",
+                        NCCL_P2P_DISABLE="1", NCCL_SHM_DISABLE="1")
+        else:
+            penv["ARC_DUMP_DIR"] = os.path.join(args.out, f"dump-{tag}-{p}")
+        cmd = [sys.executable, __file__, "--child", "--mode", mode, "--procs", str(args.procs), "--process", str(p),
+               "--port", str(port), "--arc-plugin", args.arc_plugin, "--cuda-plugin", args.cuda_plugin,
+               "--out", args.out, "--result", os.path.join(args.out, f"{tag}-{p}.npz")]
+        if mode == "cached":
+            cmd += ["--cache", os.path.join(args.out, "cache")]
+        log = open(os.path.join(args.out, f"{tag}-{p}.log"), "w")
+        procs.append(subprocess.Popen(cmd, env=penv, stdout=log, stderr=subprocess.STDOUT))
+    try:
+        return [p.wait(timeout=args.timeout) for p in procs]
+    except subprocess.TimeoutExpired:
+        for p in procs:
+            p.kill()
+        return ["timeout"] * len(procs)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--arc-plugin", required=True)
+    ap.add_argument("--cuda-plugin", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--modes", default="native,arc,cached")
+    ap.add_argument("--timeout", type=int, default=180)
+    ap.add_argument("--child", action="store_true")
+    ap.add_argument("--mode")
+    ap.add_argument("--process", type=int)
+    ap.add_argument("--port", type=int)
+    ap.add_argument("--cache")
+    ap.add_argument("--result")
+    args = ap.parse_args()
+    if args.child:
+        child(args)
+        return 0
+
+    import numpy as np
+
+    os.makedirs(args.out, exist_ok=True)
+    env = dict(os.environ)
+    env.setdefault("ARC_TARGET", "cuda:nvlink")
+    env.update(ARC_PJRT_PLUGIN=args.cuda_plugin, ARC_QUANT="none", ARC_PYTHON=sys.executable,
+               XLA_PYTHON_CLIENT_PREALLOCATE="false", TF_CPP_MIN_LOG_LEVEL="2")
+    passed = failed = 0
+
+    def check(ok, what):
+        nonlocal passed, failed
+        print(f"{'PASS' if ok else 'FAIL'} {what}")
+        passed += bool(ok)
+        failed += not ok
+
+    runs = []  # (tag, mode)
+    for mode in args.modes.split(","):
+        runs += [("cached-fill", "cached"), ("cached", "cached")] if mode == "cached" else [(mode, mode)]
+    outs = {}
+    for tag, mode in runs:
+        rcs = launch(args, mode, tag, env)
+        ok = all(rc == 0 for rc in rcs)
+        check(ok, f"{args.procs} processes, {tag}: exit status {rcs}")
+        if ok:
+            outs[tag] = [np.load(os.path.join(args.out, f"{tag}-{p}.npz")) for p in range(args.procs)]
+    ref = outs.get("native")
+    for tag in ("native", "arc", "cached"):
+        if tag not in outs:
+            continue
+        for key in outs[tag][0].files:
+            dtype = key.split("_")[1]
+            import jax.numpy as jnp
+
+            got = np.stack([np.frombuffer(o[key].tobytes(), dtype=jnp.dtype(dtype)) for o in outs[tag]])
+            want = expected(key, args.procs)
+            tol = {"float32": 1e-5, "float16": 2e-2, "bfloat16": 1e-1}[dtype]
+            close = np.allclose(got.astype(np.float64), want, rtol=tol, atol=tol)
+            check(close, f"{tag} {key}: within {tol} of numpy's sum")
+            if tag != "native" and ref is not None:
+                same = all(np.array_equal(a[key], b[key]) for a, b in zip(ref, outs[tag]))
+                check(same, f"{tag} {key}: equals native bit for bit")
+    for tag in ("arc", "cached-fill"):
+        if tag in outs:
+            lowered = [f for f in glob.glob(os.path.join(args.out, f"dump-{tag}-*", "arc-*-after.mlir"))
+                       if "arc_allreduce" in open(f).read()]
+            check(len(lowered) > 0, f"{tag}: {len(lowered)} dumped program(s) call arc_allreduce")
+    if "cached" in outs:
+        again = glob.glob(os.path.join(args.out, "dump-cached-*", "arc-*-after.mlir"))
+        check(len(again) == 0, f"cached: {len(again)} program(s) went through arc (want 0: all from the cache)")
+        same = all(np.array_equal(a[k], b[k]) for a, b in zip(outs["cached-fill"], outs["cached"])
+                   for k in a.files) if "cached-fill" in outs else False
+        check(same, "cached: results equal the run that filled the cache")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
