@@ -27,7 +27,7 @@ func StripType(s string) string { return stripType(strings.TrimSpace(s)) }
 // ("dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>"). A splat expands to at most
 // 65536 + len(v) elements.
 func DenseInts(v string) ([][]int64, error) {
-	return parseDenseInts(strings.TrimSpace(v), budgetFor(len(v)))
+	return parseDenseInts(strings.TrimSpace(v), budgetFor("value", len(v)))
 }
 
 // SplitDict returns the entries of a dictionary attribute "{a = 1, b}";

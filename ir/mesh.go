@@ -446,15 +446,16 @@ func parseMeshAxes(s string, meshes map[string]*Mesh, b *budget) (*Mesh, []axisR
 // Collective.Unresolved (a mesh's device_ids beyond it are an error).
 type budget struct {
 	left, limit int64
-	size        int // of the module, for messages
+	what        string // "module", for messages
+	size        int    // of what, in bytes
 }
 
-func (m *Module) newBudget() *budget { return budgetFor(len(m.Src)) }
+func (m *Module) newBudget() *budget { return budgetFor("module", len(m.Src)) }
 
 // budgetFor is the budget of a text of size bytes.
-func budgetFor(size int) *budget {
+func budgetFor(what string, size int) *budget {
 	limit := budgetFloor + budgetPerByte*int64(size)
-	return &budget{left: limit, limit: limit, size: size}
+	return &budget{left: limit, limit: limit, what: what, size: size}
 }
 
 // GroupLimit is the most device ids that reading the module's groups may
@@ -462,7 +463,7 @@ func budgetFor(size int) *budget {
 // groups out itself (the one group of all replicas that an op without
 // groups spans) should keep to it, so that memory follows the input, not
 // the num_replicas it states.
-func (m *Module) GroupLimit() int64 { return budgetFor(len(m.Src)).limit }
+func (m *Module) GroupLimit() int64 { return m.newBudget().limit }
 
 const (
 	budgetFloor   = 1 << 16
@@ -488,8 +489,8 @@ type overBudget struct {
 }
 
 func (e *overBudget) Error() string {
-	return fmt.Sprintf("%d device ids to expand, beyond what arc expands for a text of %d bytes (%d + %d per byte: %d ids in all)",
-		e.n, e.b.size, budgetFloor, budgetPerByte, e.b.limit)
+	return fmt.Sprintf("%d device ids to expand, beyond what arc expands for a %s of %d bytes (%d + %d per byte: %d ids in all)",
+		e.n, e.b.what, e.b.size, budgetFloor, budgetPerByte, e.b.limit)
 }
 
 // unresolvedMesh is a mesh symbol that no mesh of the module defines: valid

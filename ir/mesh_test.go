@@ -199,7 +199,7 @@ func TestGroupBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("replica_groups: 2147483648 device ids to expand, beyond what arc expands for a text of %d bytes (65536 + 1 per byte: %d ids in all)", len(m.Src), 65536+len(m.Src))
+	want := fmt.Sprintf("replica_groups: 2147483648 device ids to expand, beyond what arc expands for a module of %d bytes (65536 + 1 per byte: %d ids in all)", len(m.Src), 65536+len(m.Src))
 	if c := cs[0]; c.Groups != nil || c.Unresolved != want || c.GroupSpelling != "mesh_axes" || c.Mesh != "big" {
 		t.Errorf("groups %v, unresolved %q, spelling %q, mesh %q; want no groups and %q", c.Groups, c.Unresolved, c.GroupSpelling, c.Mesh, want)
 	}
@@ -207,7 +207,7 @@ func TestGroupBudget(t *testing.T) {
 	// A splat: dense groups too.
 	m = mustParse(t, allReduceWith("", `dense<0> : tensor<100000x100000xi64>`))
 	if cs, err = m.Collectives(); err != nil || cs[0].Groups != nil || cs[0].GroupSpelling != "dense" ||
-		!strings.HasPrefix(cs[0].Unresolved, "replica_groups: 10000000000 device ids to expand, beyond what arc expands for a text of") {
+		!strings.HasPrefix(cs[0].Unresolved, "replica_groups: 10000000000 device ids to expand, beyond what arc expands for a module of") {
 		t.Errorf("huge splat: %v; %+v", err, cs)
 	}
 
