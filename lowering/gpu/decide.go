@@ -143,6 +143,14 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 
 	var cands []candidate
 	var skipped []string
+	quant := opts.Quant // the codec the user allowed, "" when none
+	if quant == "none" {
+		quant = ""
+	}
+	quantWhy := "" // why the --quant codec does not run, once known
+	if quant != "" && !slices.Contains(abi.TwoShotWorlds, world) {
+		quantWhy = fmt.Sprintf("world %d has only the one-shot kernel", world)
+	}
 	extra := ""
 	if force.On {
 		extra = force.Codec
@@ -156,10 +164,16 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 		}
 		cost, ok := prof.Lookup(world, row.DType, cand.key())
 		if !ok {
+			if quant != "" && cand.codec == quant && quantWhy == "" {
+				quantWhy = fmt.Sprintf("the profile has no %s", cand.key())
+			}
 			continue
 		}
 		if !cost.Allows(row.Bytes) && !force.On {
 			skipped = append(skipped, fmt.Sprintf("%s needs %s", cand.key(), sizeRange(cost)))
+			if quant != "" && cand.codec == quant && quantWhy == "" {
+				quantWhy = m.notAllowed(cand, cost, row)
+			}
 			continue
 		}
 		cand.est = cost.At(row.Bytes)
@@ -181,6 +195,14 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 		native.Reason = fmt.Sprintf("native is faster: %.1f us vs %.1f us for arc's best (%s)", nativeUS, best.est, m.describe(best))
 		return native, nil
 	}
+	if quant != "" && best.codec != quant && !force.On && quantWhy == "" {
+		for _, c := range cands {
+			if c.codec == quant {
+				quantWhy = fmt.Sprintf("%s is slower here (est %.1f us)", m.describe(c), c.est)
+				break
+			}
+		}
+	}
 	d := passes.Decision{
 		Lowering: m.word(best), Codec: best.codec, Algo: best.algo, Link: m.Link,
 		Cast:  m.CastBF16 && !opts.KeepBF16 && row.DType == "bf16" && best.codec == "fp",
@@ -190,8 +212,20 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 		d.Reason = fmt.Sprintf("forced by --force; est %.1f us vs native %.1f us", best.est, nativeUS)
 	} else {
 		d.Reason = fmt.Sprintf("%s: est %.1f us vs native %.1f us (%.1fx)", m.describe(best), best.est, nativeUS, nativeUS/best.est)
+		if quantWhy != "" {
+			d.Reason += fmt.Sprintf("; --quant %s not used: %s", opts.Quant, quantWhy)
+		}
 	}
 	return d, nil
+}
+
+// notAllowed says why the profile keeps a candidate off this row: off for
+// its dtype and world, or below or above the sizes where it pays.
+func (m *Machine) notAllowed(c candidate, cost passes.Cost, row passes.Row) string {
+	if cost.Off {
+		return fmt.Sprintf("the %s profile keeps %s off for %s at world %d", m.Target, c.key(), row.DType, row.GroupSize)
+	}
+	return fmt.Sprintf("the %s profile allows %s from %s", m.Target, c.key(), sizeRange(cost))
 }
 
 // fits says why a group cannot run arc's kernels on this machine: it spans

@@ -584,3 +584,27 @@ func TestDecideOnALoadedProfile(t *testing.T) {
 		t.Errorf("64 KiB + 16: %s (%s)", d.Lowering, d.Reason)
 	}
 }
+
+// TestQuantNotUsedSaysWhy: when --quant names a codec the decision does not
+// use, the reason says why (issue 17: a bf16 TP8 model on MI300X asked for
+// int4 falls back to fp, which vLLM's table keeps off there).
+func TestQuantNotUsedSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		target, quant, dtype string
+		bytes, world         int64
+		want                 string
+	}{
+		{"rocm:mi300x", "int4", "bf16", 8 * mib, 8, "; --quant int4 not used: the rocm:mi300x profile keeps twoshot:int4 off for bf16 at world 8"},
+		{"rocm:mi300x", "int8", "f16", 4 * mib, 4, "; --quant int8 not used: the rocm:mi300x profile allows twoshot:int8 from 16 MiB to any size"},
+		{"cuda:pcie", "int8", "f16", 4 * kib, 4, "; --quant int8 not used: twoshot int8 is slower here"},
+		{"cuda:nvlink", "int8", "f16", 4 * kib, 6, "; --quant int8 not used: world 6 has only the one-shot kernel"},
+	} {
+		d := decide(t, c.target, passes.Options{Quant: c.quant}, sum(c.dtype, c.bytes, iota(0, c.world)))
+		if d.Lowering == "native" || !strings.Contains(d.Reason, c.want) {
+			t.Errorf("%s --quant %s, %s %d B over %d: %s (%s), want the reason to say %q", c.target, c.quant, c.dtype, c.bytes, c.world, d.Lowering, d.Reason, c.want)
+		}
+	}
+	if d := decide(t, "cuda:nvlink", passes.Options{Quant: "none"}, sum("f16", 64*mib, iota(0, 2))); strings.Contains(d.Reason, "not used") {
+		t.Errorf("--quant none: %s", d.Reason)
+	}
+}
