@@ -12,7 +12,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
-	"github.com/arcpass/arc/examples/internal/capture"
+	"github.com/arcpass/arc/capture"
 	"github.com/arcpass/arc/examples/internal/exampletest"
 	"github.com/arcpass/arc/examples/internal/harness"
 	"github.com/arcpass/arc/examples/internal/megatron"

@@ -19,7 +19,7 @@ import (
 
 	"github.com/arcpass/arc/bench"
 	"github.com/arcpass/arc/bench/xlarun"
-	"github.com/arcpass/arc/examples/internal/capture"
+	"github.com/arcpass/arc/capture"
 	"github.com/arcpass/arc/examples/internal/harness"
 	"github.com/arcpass/arc/examples/internal/megatron"
 	"github.com/arcpass/arc/examples/internal/panics"

@@ -18,7 +18,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
 	"github.com/arcpass/arc/arcgomlx"
-	"github.com/arcpass/arc/examples/internal/capture"
+	"github.com/arcpass/arc/capture"
 	"github.com/arcpass/arc/examples/internal/megatron"
 	"github.com/arcpass/arc/examples/internal/panics"
 	"github.com/arcpass/arc/ir"

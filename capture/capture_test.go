@@ -9,11 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gomlx/go-xla/pkg/pjrt"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/distributed"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
+
+	"github.com/arcpass/arc"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/allreduce.mlir")
@@ -128,5 +131,40 @@ func TestABI(t *testing.T) {
 		filepath.Join("testdata", "abi_check.c"))
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("capture.h does not match go-xla's pjrt_c_api.h: %v\n%s", err, msg)
+	}
+}
+
+// TestCaptureThenCompile is a newcomer's path on a machine with no
+// accelerator and no PJRT plugin: capture a gomlx SPMD program, then lower
+// its all-reduce with arc for a GPU and a TPU target.
+func TestCaptureThenCompile(t *testing.T) {
+	t.Setenv("PJRT_PLUGIN_LIBRARY_PATH", t.TempDir()) // go-xla searches only an empty directory
+	t.Setenv("GOMLX_NO_AUTO_INSTALL", "1")
+	for name, path := range pjrt.AvailablePlugins() {
+		if path != "_preloaded_" { // the plugins registered in this process
+			t.Logf("go-xla still finds the PJRT plugin %s at %s; capture does not use it", name, path)
+		}
+	}
+	b, err := NewBackend(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Finalize()
+	g, y := allReduceGraph(t, b, 4)
+	program, err := Compile(g, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for target, lowering := range map[string]string{"cuda:nvlink": "oneshot", "tpu:v6e-4": "ring"} {
+		out, rep, err := arc.Compile("captured.mlir", []byte(program), arc.Options{Target: target})
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		if len(rep.Collectives) != 1 || rep.Collectives[0].Lowering != lowering || rep.Collectives[0].Bytes != 16*128*2 {
+			t.Errorf("%s: report %+v, want one 4 KiB all-reduce lowered as %s", target, rep.Collectives, lowering)
+		}
+		if string(out) == program {
+			t.Errorf("%s: arc left the captured program unchanged", target)
+		}
 	}
 }
