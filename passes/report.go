@@ -105,7 +105,7 @@ func NewReport(m *ir.Module, target string, da spec.DeviceAssignment) (*Report, 
 		if err != nil {
 			return nil, err
 		}
-		groups, flat, reduction, mode := groupsOf(info, c, res)
+		groups, flat, reduction, mode := groupsOf(info, c, res, m.GroupLimit())
 		for k, t := range c.OperandTypes {
 			row := Row{
 				Index:      len(r.Collectives),
@@ -141,7 +141,7 @@ func NewReport(m *ir.Module, target string, da spec.DeviceAssignment) (*Report, 
 // process ids, its reduction and its mode. An all-reduce's come from the
 // specification's expansion; arc's custom call carries them (devices,
 // groups); other collectives keep the ids they write.
-func groupsOf(info ir.Info, c *ir.Collective, res *spec.Result) (groups, flat [][]int64, reduction, mode string) {
+func groupsOf(info ir.Info, c *ir.Collective, res *spec.Result, limit int64) (groups, flat [][]int64, reduction, mode string) {
 	switch {
 	case c.Kind == "all_reduce" && c.Arc != nil && !strings.HasSuffix(c.Op.Name, ".all_reduce"):
 		groups = c.Groups
@@ -160,7 +160,7 @@ func groupsOf(info ir.Info, c *ir.Collective, res *spec.Result) (groups, flat []
 		}
 		return groups, res.FlattenedIDs(), res.Reduction, res.Mode.String()
 	}
-	return implicitGroups(info, c), nil, c.Reduction, ""
+	return implicitGroups(info, c, limit), nil, c.Reduction, ""
 }
 
 // Decision is the decision the row records.
@@ -185,10 +185,10 @@ func (row *Row) apply(d Decision) {
 // implicitGroups returns the op's groups, or, for an op that leaves them out
 // and runs across replicas only (no channel), the one group of all replicas
 // that XLA reads an empty list as, when the module says how many there are.
-func implicitGroups(info ir.Info, c *ir.Collective) [][]int64 {
+func implicitGroups(info ir.Info, c *ir.Collective, limit int64) [][]int64 {
 	if len(c.Groups) > 0 || c.Unresolved != "" || c.Kind == "collective_permute" || c.Channel > 0 ||
-		c.UseGlobalDeviceIDs || info.NumReplicas < 1 || info.NumPartitions > 1 {
-		return c.Groups
+		c.UseGlobalDeviceIDs || info.NumReplicas < 1 || info.NumPartitions > 1 || info.NumReplicas > limit {
+		return c.Groups // groups beyond what the module's size allows stay unlisted
 	}
 	all := make([]int64, info.NumReplicas)
 	for i := range all {

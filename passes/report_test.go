@@ -226,3 +226,30 @@ func TestHumanBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestReportMemoryFollowsTheInput: a collective that leaves its groups
+// implicit in a module claiming 2e9 replicas lists no groups rather than
+// materialising them (16 GB before).
+func TestReportMemoryFollowsTheInput(t *testing.T) {
+	m, err := ir.ParseString("m.mlir", `module @m attributes {stablehlo.num_replicas = 2000000000 : i64} {
+  func.func @main(%x: tensor<16xf32>) -> tensor<8xf32> {
+    %0 = "stablehlo.reduce_scatter"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {scatter_dimension = 0 : i64, replica_groups = dense<> : tensor<0x0xi64>} : (tensor<16xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := passes.NewReport(m, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := r.Collectives[0].Groups; len(g) != 0 {
+		t.Errorf("%d groups listed for an implicit group of 2e9 replicas", len(g))
+	}
+}
