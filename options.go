@@ -164,3 +164,33 @@ func ParseBool(s string) (bool, error) {
 	}
 	return false, fmt.Errorf("%q is not a boolean (want true or false)", s)
 }
+
+// Merge sets on o every option from sets to a value other than the
+// default, as flags given after the environment do (a List adds).
+func (o *Options) Merge(from Options) {
+	var zero Options
+	for _, s := range Settings {
+		v := s.get(&from)
+		if v == s.get(&zero) {
+			continue
+		}
+		values := []string{v}
+		if s.Kind == List {
+			values = from.listOf(s)
+		}
+		for _, one := range values {
+			s.set(o, one) // a value get printed: set reads it back
+		}
+	}
+	if from.LibtpuInitArgs != "" {
+		o.LibtpuInitArgs = from.LibtpuInitArgs
+	}
+}
+
+// listOf is the entries of a List setting.
+func (o *Options) listOf(s Setting) []string {
+	if s.Name == "force" {
+		return o.Force
+	}
+	return strings.Split(s.get(o), ",")
+}

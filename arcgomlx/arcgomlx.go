@@ -22,8 +22,9 @@ import (
 	"github.com/gomlx/gomlx/backends/xla"
 )
 
-// Options configure arc's proxy (proxy.Options): empty fields take the
-// ARC_* variable named in their comment, then the default.
+// Options configure arc's proxy (proxy.Options): arc compile's options
+// (arc.Options, each also read from its ARC_* variable; a field set here
+// wins) and where the runtime's pieces are.
 type Options = proxy.Options
 
 // New returns a gomlx backend whose programs compile through arc. platform

@@ -52,7 +52,7 @@ func lowered(t *testing.T, program string, opt arc.Options) string {
 
 func TestPluginGetsArcsLowering(t *testing.T) {
 	f := newFake(t)
-	name, err := Register(f.plugin, Options{Target: "cuda:nvlink", GPULib: f.gpuLib})
+	name, err := Register(f.plugin, Options{Compile: arc.Options{Target: "cuda:nvlink"}, GPULib: f.gpuLib})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestPluginGetsArcsLowering(t *testing.T) {
 // reaches arc.Compile as global ids.
 func TestDeviceAssignment(t *testing.T) {
 	f := newFake(t)
-	name, err := Register(f.plugin, Options{Target: "cuda:nvlink", GPULib: f.gpuLib})
+	name, err := Register(f.plugin, Options{Compile: arc.Options{Target: "cuda:nvlink"}, GPULib: f.gpuLib})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func first(s []string) string {
 func TestGomlxGraph(t *testing.T) {
 	f := newFake(t)
 	dump := t.TempDir()
-	backend, err := New(f.plugin, Options{Target: "cuda:nvlink", GPULib: f.gpuLib, DumpDir: dump})
+	backend, err := New(f.plugin, Options{Compile: arc.Options{Target: "cuda:nvlink"}, GPULib: f.gpuLib, Dump: dump})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,14 +152,14 @@ func catch(fn func()) (err error) {
 func TestErrorsAndFallback(t *testing.T) {
 	f := newFake(t)
 	bad := "module { this all_reduce is not stablehlo\n" // mentions a collective: arc reads it
-	strict, err := Register(f.plugin, Options{Target: "cuda:nvlink", GPULib: f.gpuLib})
+	strict, err := Register(f.plugin, Options{Compile: arc.Options{Target: "cuda:nvlink"}, GPULib: f.gpuLib})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := fakepjrt.Compile(strict, bad); err == nil || !strings.Contains(err.Error(), "arc: <program>:") {
 		t.Errorf("compile of bad input: %v, want arc's positioned message", err)
 	}
-	lenient, err := Register(f.plugin, Options{Target: "cuda:nvlink", GPULib: f.gpuLib, FallbackNative: true})
+	lenient, err := Register(f.plugin, Options{Compile: arc.Options{Target: "cuda:nvlink"}, GPULib: f.gpuLib, FallbackNative: true})
 	if err != nil {
 		t.Fatal(err)
 	}

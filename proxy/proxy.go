@@ -23,33 +23,23 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/cgo"
-	"strings"
 	"unsafe"
 
 	"github.com/arcpass/arc"
 )
 
-// Options configure arc's proxy. Empty fields take the ARC_* variable named
-// in their comment, then the default.
+// Options configure arc's proxy: the compile options (arc.Options, whose
+// every setting also comes from its ARC_* variable; an option set here
+// wins over the variable) and where the runtime pieces are.
 type Options struct {
-	Target  string // arc's --target, e.g. "cuda:nvlink" (ARC_TARGET; default "auto": detected from the GPUs)
-	Quant   string // "none", "fp8", "int8", "int6", "int4", "int4r" (ARC_QUANT; default none)
-	Profile string // a profile written by `arc tune` (ARC_PROFILE)
-	// Force overrides the policy per collective, "INDEX=LOWERING[:CODEC]" or
-	// "all=LOWERING[:CODEC]" as `arc compile --force` takes them; ARC_FORCE
-	// adds a comma-separated list.
-	Force []string
+	// Compile are arc compile's options; Target "" or "auto" is detected
+	// from the GPUs.
+	Compile arc.Options
 
 	Plugin         string // the real PJRT plugin's path (ARC_PJRT_PLUGIN; default: go-xla's plugin for the platform)
 	GPULib         string // libarc_gpu.so (ARC_GPU_LIB; default: next to the executable, then the loader's path)
-	DumpDir        string // write each program before and after arc, numbered (ARC_DUMP_DIR)
+	Dump           string // write each program before and after arc, numbered, into this directory (ARC_DUMP_DIR)
 	FallbackNative bool   // on a pipeline error compile the unmodified program (ARC_FALLBACK=native)
-
-	// Pipeline options with no variable.
-	KeepBF16 bool   // send bf16 as bf16 (the default casts it to f16 where the codec works in f16)
-	MinBytes int64  // all-reduces smaller than this stay native
-	MaxBytes int64  // all-reduces larger than this stay native
-	Topology string // a topology JSON file for machines no built-in target describes
 }
 
 var libtpuArgs = C.CString("LIBTPU_INIT_ARGS")
@@ -76,11 +66,9 @@ func Open(path string, opt Options) (uintptr, error) {
 		field **C.char
 		value string
 	}{
-		{&cfg.settings.target, opt.Target},
-		{&cfg.settings.quant, opt.Quant},
-		{&cfg.settings.profile, opt.Profile},
+		{&cfg.settings.target, opt.Compile.Target},
 		{&cfg.gpu_lib, opt.GPULib},
-		{&cfg.dump_dir, opt.DumpDir},
+		{&cfg.dump_dir, opt.Dump},
 	} {
 		if f.value != "" {
 			*f.field = cstr(f.value)
@@ -125,9 +113,10 @@ func arcProxyTransform(handle C.uintptr_t, s *C.arc_settings, in *C.char, inSize
 	}()
 	opt := cgo.Handle(handle).Value().(*Options)
 	src := C.GoBytes(unsafe.Pointer(in), C.int(inSize))
-	popt := pipelineOptions(opt, C.GoString(s.target), C.GoString(s.quant), C.GoString(s.profile))
-	if force := C.GoString(s.force); force != "" {
-		popt.Force = append(strings.Split(force, ","), popt.Force...)
+	popt, err := pipelineOptions(opt, C.GoString(s.target))
+	if err != nil {
+		*errMsg = C.CString(err.Error())
+		return 1
 	}
 	popt.DeviceAssignment = C.GoString(s.device_assignment) // from the client's compile options
 	text, err := runPipeline(src, popt)
@@ -140,18 +129,17 @@ func arcProxyTransform(handle C.uintptr_t, s *C.arc_settings, in *C.char, inSize
 	return 0
 }
 
-// pipelineOptions are arc.Compile's options for one program.
-func pipelineOptions(opt *Options, target, quant, profile string) arc.Options {
-	return arc.Options{
-		Target:   target,
-		Quant:    quant,
-		Profile:  profile,
-		Topology: opt.Topology,
-		KeepBF16: opt.KeepBF16,
-		MinBytes: opt.MinBytes,
-		MaxBytes: opt.MaxBytes,
-		Force:    opt.Force,
+// pipelineOptions are arc.Compile's options for one program: the ARC_*
+// variables, then the options given to Open, then the target the proxy
+// resolved (never "auto").
+func pipelineOptions(opt *Options, target string) (arc.Options, error) {
+	var o arc.Options
+	if err := o.SetFromEnv(nil); err != nil {
+		return o, fmt.Errorf("bad options: %w", err)
 	}
+	o.Merge(opt.Compile)
+	o.Target = target
+	return o, nil
 }
 
 // runPipeline runs arc's pipeline; a usage error (bad options) is reported as such.

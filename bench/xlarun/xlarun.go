@@ -15,6 +15,7 @@ import (
 	"github.com/gomlx/go-xla/pkg/pjrt"
 	"github.com/gomlx/go-xla/pkg/types/dtypes"
 
+	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/arcgomlx"
 	"github.com/arcpass/arc/bench"
 	"github.com/arcpass/arc/reference/num"
@@ -56,7 +57,7 @@ func OpenClient(opt XLAOptions) (*pjrt.Client, int, error) {
 		os.Setenv("NCCL_P2P_DISABLE", "1")
 	}
 	name, err := arcgomlx.Register("cuda", arcgomlx.Options{
-		Target: opt.Lower.Target, Plugin: opt.Plugin, GPULib: opt.GPULib, MinBytes: math.MaxInt64,
+		Compile: arc.Options{Target: opt.Lower.Target, MinBytes: math.MaxInt64}, Plugin: opt.Plugin, GPULib: opt.GPULib,
 	})
 	if err != nil {
 		return nil, 0, err

@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/arcgomlx"
 	"github.com/arcpass/arc/reference/collective"
 	"github.com/arcpass/arc/reference/num"
@@ -134,7 +135,7 @@ func find(name string) (config, bool) {
 func newBackend(form, target string, force []string, plugin, standalone, gpuLib, dumpDir string) (backends.Backend, error) {
 	switch form {
 	case "inprocess":
-		return arcgomlx.New(plugin, arcgomlx.Options{Target: target, Force: force, GPULib: gpuLib, DumpDir: dumpDir})
+		return arcgomlx.New(plugin, arcgomlx.Options{Compile: arc.Options{Target: target, Force: force}, GPULib: gpuLib, Dump: dumpDir})
 	case "standalone":
 		abs, err := filepath.Abs(standalone)
 		if err != nil || standalone == "" {

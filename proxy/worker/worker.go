@@ -95,9 +95,14 @@ func compile(settings, program []byte) (text []byte, err error) {
 }
 
 // options reads a request's settings, each named as `arc compile` names
-// its flag (arc.Settings), into the options `arc compile` starts from.
+// its flag (arc.Settings), over what the ARC_* variables of the worker's
+// environment (the host program's) say for the settings the request does
+// not name: so every option reaches the standalone plugin as it reaches
+// the in-process one.
 func options(settings string) (arc.Options, error) {
-	opt := arc.Options{LibtpuInitArgs: os.Getenv("LIBTPU_INIT_ARGS")}
+	var opt arc.Options
+	named := map[string]bool{}
+	var set []func() error
 	for _, line := range strings.Split(settings, "\n") {
 		if line == "" {
 			continue
@@ -109,14 +114,27 @@ func options(settings string) (arc.Options, error) {
 		s, known := arc.Lookup(name)
 		switch {
 		case known:
-			if err := s.Set(&opt, value); err != nil {
-				return opt, fmt.Errorf("bad options: %w", err)
-			}
+			named[s.Env] = true
+			set = append(set, func() error { return s.Set(&opt, value) })
 		case name == "device-coords":
 			// The plugin passes a TPU client's device coordinates; an arc
 			// without the setting rings devices by its own numbering.
 		default:
 			return opt, fmt.Errorf("arc serve: unknown setting %q", name)
+		}
+	}
+	err := opt.SetFromEnv(func(k string) (string, bool) {
+		if named[k] {
+			return "", false
+		}
+		return os.LookupEnv(k)
+	})
+	if err != nil {
+		return opt, fmt.Errorf("bad options: %w", err)
+	}
+	for _, f := range set {
+		if err := f(); err != nil {
+			return opt, fmt.Errorf("bad options: %w", err)
 		}
 	}
 	return opt, nil

@@ -107,3 +107,23 @@ func TestServeBrokenStreams(t *testing.T) {
 		t.Errorf("Main at end of input: %d", code)
 	}
 }
+
+// TestOptionsTakeTheEnvironment: every setting the request does not name
+// comes from its ARC_* variable, so the standalone plugin takes every option
+// the in-process one does; a setting the request names wins.
+func TestOptionsTakeTheEnvironment(t *testing.T) {
+	t.Setenv("ARC_MIN_BYTES", "64K")
+	t.Setenv("ARC_CAST_BF16_TO_FP16", "false")
+	t.Setenv("ARC_QUANT", "int4")
+	opt, err := options("target=cuda:nvlink\nquant=int8\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.Target != "cuda:nvlink" || opt.Quant != "int8" || opt.MinBytes != 64<<10 || !opt.KeepBF16 {
+		t.Errorf("options %+v", opt)
+	}
+	t.Setenv("ARC_MAX_BYTES", "lots")
+	if _, err := options("target=cuda:nvlink\n"); err == nil || !strings.Contains(err.Error(), "ARC_MAX_BYTES") {
+		t.Errorf("a bad variable: %v", err)
+	}
+}

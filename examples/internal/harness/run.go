@@ -17,6 +17,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
+	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/arcgomlx"
 	"github.com/arcpass/arc/capture"
 	"github.com/arcpass/arc/examples/internal/megatron"
@@ -98,7 +99,7 @@ func (r *runner) onDevices() error {
 	}
 	f := r.flags
 	// The one line that opts into arc: a gomlx backend whose programs compile through arc's pipeline.
-	arcBackend, err := arcgomlx.New("cuda", arcgomlx.Options{Target: f.Target, Quant: f.Quant, Plugin: plugin, DumpDir: dumpDir})
+	arcBackend, err := arcgomlx.New("cuda", arcgomlx.Options{Compile: arc.Options{Target: f.Target, Quant: f.Quant}, Plugin: plugin, Dump: dumpDir})
 	if err != nil {
 		return err
 	}
