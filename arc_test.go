@@ -338,3 +338,56 @@ func TestForceAll(t *testing.T) {
 		t.Errorf("an INDEX force of an ineligible row beside all=: %v", err)
 	}
 }
+
+// TestWriteOutputsForTheVerifier writes every input and its output for every
+// target into $ARC_VERIFY_DIR (in.NAME.mlir, out.NAME@TARGET.mlir), for
+// proxy/devtest/verify_stablehlo.py to run StableHLO's own verifier over
+// (jaxlib, on the GPU machine). Without the variable it does nothing.
+func TestWriteOutputsForTheVerifier(t *testing.T) {
+	dir := os.Getenv("ARC_VERIFY_DIR")
+	if dir == "" {
+		t.Skip("ARC_VERIFY_DIR is not set")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, pat := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir", "../shared/fixtures/*.mlir",
+		"examples/*/model.mlir", "ir/testdata/*.mlir", "ir/testdata/*/*.mlir", "passes/testdata/*/*.mlir", "lowering/*/testdata/*/*.mlir"} {
+		p, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p...)
+	}
+	ins := map[string][]byte{}
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".out.mlir") {
+			continue
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins[p] = src
+	}
+	written := 0
+	for _, path := range sortedKeys(ins) {
+		name := strings.NewReplacer("../", "", "/", "_").Replace(strings.TrimSuffix(path, ".mlir"))
+		if err := os.WriteFile(filepath.Join(dir, "in."+name+".mlir"), ins[path], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, target := range arc.Targets() {
+			out, _, err := arc.Compile(path, ins[path], arc.Options{Target: target})
+			if err != nil {
+				continue // refused inputs are the contract tests' business
+			}
+			file := filepath.Join(dir, "out."+name+"@"+strings.ReplaceAll(target, ":", "-")+".mlir")
+			if err := os.WriteFile(file, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			written++
+		}
+	}
+	t.Logf("%d inputs, %d outputs in %s", len(ins), written, dir)
+}
