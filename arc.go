@@ -117,6 +117,13 @@ func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
 		}
 		po.DeviceAssignment = da
 	}
+	if opt.DeviceCoords != "" {
+		coords, err := passes.ParseDeviceCoords(opt.DeviceCoords)
+		if err != nil {
+			return usage(fmt.Errorf("--device-coords: %v", err))
+		}
+		po.DeviceCoords = coords
+	}
 	st := &passes.State{Target: t, Options: po}
 	pipe := &passes.Pipeline{Passes: passes.Passes(t), PrintAfter: opt.PrintAfter, PrintTo: opt.PrintTo,
 		DumpDir: opt.DumpDir, VerifyEach: opt.VerifyEach}

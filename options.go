@@ -26,6 +26,11 @@ type Options struct {
 	// global device ids: "a,b;c,d" lists replica 0's partitions, then
 	// replica 1's. "" assumes XLA's default assignment.
 	DeviceAssignment string
+	// DeviceCoords places each device on the machine's mesh: "ID=X,Y,Z;..."
+	// (the PJRT devices' coords attribute, which the proxies pass). TPU rings
+	// are then laid on the chips where they are; "" assumes the slice's
+	// device ids are x-minor chip coordinates.
+	DeviceCoords string
 	// LibtpuInitArgs is the user's LIBTPU_INIT_ARGS, which TPU targets extend.
 	LibtpuInitArgs string
 
@@ -107,6 +112,10 @@ var Settings = []Setting{
 		Usage: "PJRT global device id of each replica and partition: \"a,b;c,d\" (replicas separated by ';'; default: XLA's)",
 		set:   func(o *Options, v string) error { o.DeviceAssignment = v; return nil },
 		get:   func(o *Options) string { return o.DeviceAssignment }},
+	{Name: "device-coords", Env: "ARC_DEVICE_COORDS", Value: "ID=X,Y,Z;...",
+		Usage: "where each device sits on the mesh (TPU: the devices' coords; default: ids are x-minor chip coordinates)",
+		set:   func(o *Options, v string) error { o.DeviceCoords = v; return nil },
+		get:   func(o *Options) string { return o.DeviceCoords }},
 }
 
 // Lookup returns the setting named name.

@@ -38,6 +38,37 @@ type Options struct {
 	// DeviceAssignment maps the module's processes to global device ids
 	// (nil: XLA's default).
 	DeviceAssignment spec.DeviceAssignment
+	// DeviceCoords places devices on the machine's mesh (nil: the target's
+	// own numbering).
+	DeviceCoords map[int64][]int
+}
+
+// ParseDeviceCoords reads "ID=X,Y,Z;ID=X,Y,Z": each device's coordinates.
+func ParseDeviceCoords(s string) (map[int64][]int, error) {
+	out := map[int64][]int{}
+	for _, entry := range strings.Split(s, ";") {
+		if entry = strings.TrimSpace(entry); entry == "" {
+			continue
+		}
+		id, cs, ok := strings.Cut(entry, "=")
+		n, err := strconv.ParseInt(strings.TrimSpace(id), 10, 64)
+		if !ok || err != nil || n < 0 {
+			return nil, fmt.Errorf("%q: want ID=X,Y,Z", entry)
+		}
+		if _, dup := out[n]; dup {
+			return nil, fmt.Errorf("device %d is placed twice", n)
+		}
+		var c []int
+		for _, f := range strings.Split(cs, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || v < 0 || v > 1<<16 {
+				return nil, fmt.Errorf("%q: coordinates are small non-negative integers", entry)
+			}
+			c = append(c, v)
+		}
+		out[n] = c
+	}
+	return out, nil
 }
 
 // Quants lists the values --quant accepts.

@@ -119,6 +119,9 @@ func arcProxyTransform(handle C.uintptr_t, s *C.arc_settings, in *C.char, inSize
 		return 1
 	}
 	popt.DeviceAssignment = C.GoString(s.device_assignment) // from the client's compile options
+	if coords := C.GoString(s.device_coords); coords != "" && popt.DeviceCoords == "" {
+		popt.DeviceCoords = coords // from the client's devices
+	}
 	text, err := runPipeline(src, popt)
 	if err != nil {
 		*errMsg = C.CString(err.Error())

@@ -22,7 +22,7 @@ module @misc attributes {stablehlo.num_replicas = 8, arc.target = "tpu:v5p-8", a
       }) {
         replica_groups = dense<[[0, 2], [1, 3], [4, 6], [5, 7]]> : tensor<4x2xi64>,
         channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>,
-        use_global_device_ids, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2], [1, 3], [4, 6], [5, 7]]> : tensor<4x2xi64>, arc.ring_max_hops = 1 : i64
+        use_global_device_ids, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2], [1, 3], [4, 6], [5, 7]]> : tensor<4x2xi64>, arc.ring_max_hops = 1 : i64
       } : (tensor<256xf32>) -> tensor<256xf32>
       %c_2 = stablehlo.constant dense<1> : tensor<i64>
       %8 = stablehlo.add %iterArg, %c_2 : tensor<i64>

@@ -11,12 +11,12 @@ module @jit_dp_tp attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas =
       ^bb0(%arg6: tensor<f16>, %arg7: tensor<f16>):
         %5 = stablehlo.add %arg6, %arg7 : tensor<f16> loc(#loc4)
         stablehlo.return %5 : tensor<f16> loc(#loc4)
-      }) {arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v6e-256: rings with at most 2 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2, 3, 1], [4, 6, 7, 5]]> : tensor<2x4xi64>, arc.ring_max_hops = 2 : i64} : (tensor<32x1024xf16>) -> tensor<32x1024xf16> loc(#loc4)
+      }) {arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v6e-256 (device ids read as x-minor chip coordinates): rings with at most 2 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2, 3, 1], [4, 6, 7, 5]]> : tensor<2x4xi64>, arc.ring_max_hops = 2 : i64} : (tensor<32x1024xf16>) -> tensor<32x1024xf16> loc(#loc4)
       %3:2 = "stablehlo.all_reduce"(%arg5, %arg5) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> ({
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %5 = stablehlo.add %arg6, %arg7 : tensor<f32>
         stablehlo.return %5 : tensor<f32>
-      }) {arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v6e-256: rings with at most 4 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, arc.ring_max_hops = 4 : i64} : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+      }) {arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v6e-256 (device ids read as x-minor chip coordinates): rings with at most 4 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, arc.ring_max_hops = 4 : i64} : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
       %4 = stablehlo.multiply %3#0, %3#0 : tensor<8xf32> // "%3#0" in a comment is not a use
       sdy.return %2, %3#0, %4 : tensor<32x1024xf16>, tensor<8xf32>, tensor<8xf32>
     } : (tensor<64x1024xf16>, tensor<1024x4096xf16>, tensor<8xf32>) -> (tensor<64x1024xf16>, tensor<8xf32>, tensor<8xf32>)

@@ -7,17 +7,17 @@ module @jit_reds attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %7 = stablehlo.maximum %arg6, %arg7 : tensor<f32>
         stablehlo.return %7 : tensor<f32>
-      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<8xf32>) -> tensor<8xf32>
       %2 = "stablehlo.all_reduce"(%arg4) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %7 = stablehlo.minimum %arg6, %arg7 : tensor<f32>
         stablehlo.return %7 : tensor<f32>
-      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<8xf32>) -> tensor<8xf32>
       %3 = "stablehlo.all_reduce"(%arg5) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %7 = stablehlo.add %arg6, %arg7 : tensor<f32>
         stablehlo.return %7 : tensor<f32>
-      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<64xf32>) -> tensor<64xf32>
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<64xf32>) -> tensor<64xf32>
       %4 = "stablehlo.reduce_scatter"(%arg5) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "tp">]>, scatter_dimension = 0 : i64, use_global_device_ids}> ({
       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
         %7 = stablehlo.add %arg6, %arg7 : tensor<f32>

@@ -26,7 +26,7 @@ module @jit_tp_mlp attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas 
       ^bb0(%arg6: tensor<bf16>, %arg7: tensor<bf16>):
         %17 = stablehlo.add %arg6, %arg7 : tensor<bf16>
         stablehlo.return %17 : tensor<bf16>
-      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<16x512xbf16>) -> tensor<16x512xbf16>
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<16x512xbf16>) -> tensor<16x512xbf16>
       sdy.return %16 : tensor<16x512xbf16>
     } : (tensor<16x512xbf16>, tensor<512x2048xbf16>, tensor<2048x512xbf16>) -> tensor<16x512xbf16>
     return %0 : tensor<16x512xbf16>

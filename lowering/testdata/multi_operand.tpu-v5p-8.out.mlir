@@ -8,25 +8,25 @@ module @multi_operand attributes {stablehlo.num_replicas = 8 : i64, arc.target =
       ^bb0(%x: tensor<f16>, %y: tensor<f16>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f16>, tensor<f16>) -> tensor<f16>
         "stablehlo.return"(%s) : (tensor<f16>) -> ()
-    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<64x128xf16>, tensor<1024x1024xf16>) -> (tensor<64x128xf16>, tensor<1024x1024xf16>)
+    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<64x128xf16>, tensor<1024x1024xf16>) -> (tensor<64x128xf16>, tensor<1024x1024xf16>)
     // 8 KiB lowered, 6 bytes (not a multiple of 16) native.
     %2, %3 = "stablehlo.all_reduce"(%c, %d) ({
       ^bb0(%x: tensor<bf16>, %y: tensor<bf16>):
         %s = "stablehlo.add"(%x, %y) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
         "stablehlo.return"(%s) : (tensor<bf16>) -> ()
-    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>} : (tensor<4096xbf16>, tensor<3xbf16>) -> (tensor<4096xbf16>, tensor<3xbf16>)
+    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>} : (tensor<4096xbf16>, tensor<3xbf16>) -> (tensor<4096xbf16>, tensor<3xbf16>)
     // Packed: 1 KiB lowered, 20 bytes native, 8 MiB lowered.
     %4:3 = "stablehlo.all_reduce"(%e, %f, %g) ({
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>} : (tensor<256xf32>, tensor<5xf32>, tensor<2048x1024xf32>) -> (tensor<256xf32>, tensor<5xf32>, tensor<2048x1024xf32>)
+    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>} : (tensor<256xf32>, tensor<5xf32>, tensor<2048x1024xf32>) -> (tensor<256xf32>, tensor<5xf32>, tensor<2048x1024xf32>)
     // Packed, every operand native (12 and 20 bytes).
     %5:2 = "stablehlo.all_reduce"(%h, %4#1) ({
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>} : (tensor<3xf32>, tensor<5xf32>) -> (tensor<3xf32>, tensor<5xf32>)
+    }) {replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, arc.ring_max_hops = 1 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>} : (tensor<3xf32>, tensor<5xf32>) -> (tensor<3xf32>, tensor<5xf32>)
     %6 = "stablehlo.multiply"(%4#0, %4#0) : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
     "func.return"(%0, %1, %2, %3, %6, %4#2, %5#1, %5#0) : (tensor<64x128xf16>, tensor<1024x1024xf16>, tensor<4096xbf16>, tensor<3xbf16>, tensor<256xf32>, tensor<2048x1024xf32>, tensor<5xf32>, tensor<3xf32>) -> ()
   }

@@ -13,7 +13,7 @@ module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_repli
       ^bb0(%arg2: tensor<bf16>, %arg3: tensor<bf16>):
         %7 = stablehlo.add %arg2, %arg3 : tensor<bf16>
         stablehlo.return %7 : tensor<bf16>
-      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2]]> : tensor<1x4xi64>, arc.ring_max_hops = 1 : i64} : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 3, 2]]> : tensor<1x4xi64>, arc.ring_max_hops = 1 : i64} : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
       %4 = func.call @scale(%3) : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
       %c_1 = stablehlo.constant dense<1> : tensor<i32>
       %5 = stablehlo.add %iterArg, %c_1 : tensor<i32>
@@ -23,7 +23,7 @@ module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_repli
     ^bb0(%arg2: tensor<bf16>, %arg3: tensor<bf16>):
       %7 = stablehlo.add %arg2, %arg3 : tensor<bf16>
       stablehlo.return %7 : tensor<bf16>
-    }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
+    }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
     return %1 : tensor<512x512xbf16>
   }
   func.func private @scale(%arg0: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
@@ -31,7 +31,7 @@ module @jit_train_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_repli
     ^bb0(%arg1: tensor<bf16>, %arg2: tensor<bf16>):
       %2 = stablehlo.maximum %arg1, %arg2 : tensor<bf16>
       stablehlo.return %2 : tensor<bf16>
-    }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
+    }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<512x512xbf16>) -> tensor<512x512xbf16>
     %1 = stablehlo.divide %arg0, %0 : tensor<512x512xbf16>
     return %1 : tensor<512x512xbf16>
   }

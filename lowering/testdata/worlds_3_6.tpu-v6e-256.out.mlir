@@ -6,12 +6,12 @@ module @worlds_3_6 attributes {stablehlo.num_replicas = 6 : i64, arc.target = "t
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>, arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v6e-256: rings with at most 2 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>, arc.ring_max_hops = 2 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>, arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v6e-256 (device ids read as x-minor chip coordinates): rings with at most 2 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>, arc.ring_max_hops = 2 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<1024xf32>) -> tensor<1024xf32>
     %r1 = "stablehlo.all_reduce"(%x1) ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 2, 4, 5, 3, 1]]> : tensor<1x6xi64>, arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v6e-256: rings with at most 2 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2, 4, 5, 3, 1]]> : tensor<1x6xi64>, arc.ring_max_hops = 2 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>} : (tensor<1024xf32>) -> tensor<1024xf32>
+    }) {replica_groups = dense<[[0, 2, 4, 5, 3, 1]]> : tensor<1x6xi64>, arc.lowering = "ring", arc.reason = "no 1-hop ring exists for these groups on tpu:v6e-256 (device ids read as x-minor chip coordinates): rings with at most 2 hops per step; libtpu forced to a 1-D ring", arc.ring = dense<[[0, 2, 4, 5, 3, 1]]> : tensor<1x6xi64>, arc.ring_max_hops = 2 : i64, use_global_device_ids, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>} : (tensor<1024xf32>) -> tensor<1024xf32>
     "func.return"(%r0, %r1) : (tensor<1024xf32>, tensor<1024xf32>) -> ()
   }
 }

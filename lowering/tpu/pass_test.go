@@ -1,6 +1,7 @@
 package tpu_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -156,5 +157,37 @@ func TestPassKeepsTheProcessesOfEveryPartition(t *testing.T) {
 	}
 	if got := rep.Collectives[0].Groups; len(got) != 4 || got[1][0] != 2 || got[1][1] != 3 {
 		t.Errorf("device groups %v, want {0 1} {2 3} {4 5} {6 7}", got)
+	}
+}
+
+// TestDeviceCoordsDecideTheRing: with the devices' coordinates (what the
+// proxies pass from PJRT) the ring follows them: device ids numbered as
+// JAX's mesh_utils numbers a tray (x spans 4) get JAX's ring, and the
+// reason no longer says how ids were read.
+func TestDeviceCoordsDecideTheRing(t *testing.T) {
+	slice, err := tpu.ParseTarget("tpu:v6e-8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	coords := map[int64][]int{}
+	for id := range 8 {
+		coords[int64(id)] = []int{id % 4, id / 4, 0}
+	}
+	row := passes.Row{Op: "all_reduce", DType: "f32", Bytes: 4096, Reduction: "sum", Groups: [][]int64{{0, 1, 2, 3, 4, 5, 6, 7}}, GroupSize: 8}
+	tg := &tpu.Target{Slice: slice}
+	d, err := tg.Decide(row, passes.Options{DeviceCoords: coords})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(d.Ring) != "[[0 1 2 3 7 6 5 4]]" || d.RingMaxHops != 1 || strings.Contains(d.Reason, "x-minor") {
+		t.Errorf("ring %v, %d hops, reason %q", d.Ring, d.RingMaxHops, d.Reason)
+	}
+	offline, _ := tg.Decide(row, passes.Options{})
+	if fmt.Sprint(offline.Ring) != "[[0 2 4 6 7 5 3 1]]" || !strings.Contains(offline.Reason, "(device ids read as x-minor chip coordinates)") {
+		t.Errorf("offline: ring %v, reason %q", offline.Ring, offline.Reason)
+	}
+	coords[7] = []int{0, 0, 0}
+	if d, _ := tg.Decide(row, passes.Options{DeviceCoords: coords}); d.Lowering != "native" || !strings.Contains(d.Reason, "the devices' coordinates do not fit tpu:v6e-8") {
+		t.Errorf("clashing coordinates: %s (%s)", d.Lowering, d.Reason)
 	}
 }

@@ -17,6 +17,7 @@ package tpu
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -97,4 +98,72 @@ func chipCounts() string {
 		words[i] = strconv.Itoa(n)
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// Placed returns the slice's topology with each device id on the chip its
+// coordinates name (PJRT's coords attribute of each device), whatever
+// numbering the ids follow: JAX's and torch_xla's public sources assume
+// different ones (docs/LOWERINGS.md), so the devices' own coordinates
+// decide. The coordinates give the mesh's orientation too (a 2x4 tray may
+// read as 4 x 2): their extent must be the slice's dimensions in some
+// order. Every chip must be named once; coordinates past the slice's
+// dimensions (z on a 2-D slice, a core index) must be 0.
+func (s Slice) Placed(coords map[int64][]int) (*topology.Topology, error) {
+	if len(coords) != s.Chips() {
+		return nil, fmt.Errorf("%d devices placed on the %d chips of %s", len(coords), s.Chips(), s.Target)
+	}
+	ids := make([]int64, 0, len(coords))
+	for id := range coords {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	dims := make([]int, len(s.Dims)) // the extent of the coordinates
+	for _, id := range ids {
+		c := coords[id]
+		if len(c) < len(dims) {
+			return nil, fmt.Errorf("device %d has %d coordinates; %s has %d dimensions", id, len(c), s.Target, len(dims))
+		}
+		for d := range dims {
+			dims[d] = max(dims[d], c[d]+1)
+		}
+		for _, extra := range c[len(dims):] {
+			if extra != 0 {
+				return nil, fmt.Errorf("device %d at %v is outside the %s mesh", id, c, s.Shape())
+			}
+		}
+	}
+	want, got := slices.Clone(s.Dims), slices.Clone(dims)
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		return nil, fmt.Errorf("the coordinates span %v, not the %s mesh", dims, s.Shape())
+	}
+	wrap := make([]bool, len(dims))
+	for d, size := range dims {
+		wrap[d] = s.Wrap[slices.Index(s.Dims, size)] // dimensions of one size wrap alike
+	}
+	mesh, err := topology.Mesh(s.Target, dims, wrap, "ici")
+	if err != nil {
+		return nil, err
+	}
+	idOf := make(map[int64]int64, len(coords)) // chip (x-minor cell of dims) -> device id
+	devices := make([]topology.Device, 0, len(coords))
+	for _, id := range ids {
+		c := coords[id][:len(dims)]
+		cell, stride := int64(0), int64(1)
+		for d, size := range dims {
+			cell += int64(c[d]) * stride
+			stride *= int64(size)
+		}
+		if other, taken := idOf[cell]; taken {
+			return nil, fmt.Errorf("devices %d and %d are at the same chip %v", other, id, c)
+		}
+		idOf[cell] = id
+		devices = append(devices, topology.Device{ID: id, Coords: slices.Clone(c)})
+	}
+	links := make([]topology.Link, len(mesh.Links))
+	for i, l := range mesh.Links { // the mesh's ids are its x-minor cells
+		links[i] = topology.Link{A: idOf[l.A], B: idOf[l.B], Kind: l.Kind}
+	}
+	return topology.New(s.Target+" placed by the devices' coordinates", devices, links)
 }

@@ -108,3 +108,50 @@ func TestSliceNumberingAndHops(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacedRingsFollowTheCoordinates: the public sources number a v6e-8
+// tray's chips two ways. torch_xla takes x = 2 chips (ids x + 2y: ring
+// 0,2,4,6,7,5,3,1); JAX's mesh_utils sorts x-minor with x spanning 4 (ids
+// x + 4y: ring 0,1,2,3,7,6,5,4). The devices' coordinates decide: each
+// numbering gets its own one-hop ring.
+func TestPlacedRingsFollowTheCoordinates(t *testing.T) {
+	s, err := ParseTarget("tpu:v6e-8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := []int64{0, 1, 2, 3, 4, 5, 6, 7}
+	for _, c := range []struct {
+		name   string
+		coords func(id int) []int
+		want   []int64
+	}{
+		{"torch_xla: x spans 2", func(id int) []int { return []int{id % 2, id / 2, 0} }, []int64{0, 2, 4, 6, 7, 5, 3, 1}},
+		{"JAX: x spans 4", func(id int) []int { return []int{id % 4, id / 4, 0} }, []int64{0, 1, 2, 3, 7, 6, 5, 4}},
+	} {
+		coords := map[int64][]int{}
+		for id := range 8 {
+			coords[int64(id)] = c.coords(id)
+		}
+		topo, err := s.Placed(coords)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		order, hops, err := Ring(topo, all)
+		if err != nil || hops != 1 {
+			t.Fatalf("%s: ring %v with %d hops (%v)", c.name, order, hops, err)
+		}
+		if got, _ := RingMaxHops(topo, c.want); got != 1 {
+			t.Errorf("%s: the source's ring %v has %d hops on these coordinates", c.name, c.want, got)
+		}
+	}
+	for _, bad := range []map[int64][]int{
+		{0: {0, 0}, 1: {1, 0}}, // too few devices
+		{0: {0, 0}, 1: {0, 0}, 2: {0, 1}, 3: {1, 1}, 4: {0, 2}, 5: {1, 2}, 6: {0, 3}, 7: {1, 3}},    // two on one chip
+		{0: {0, 0}, 1: {1, 0}, 2: {2, 0}, 3: {3, 0}, 4: {4, 0}, 5: {5, 0}, 6: {6, 0}, 7: {7, 0}},    // an 8 x 1 line
+		{0: {0, 0, 1}, 1: {1, 0}, 2: {0, 1}, 3: {1, 1}, 4: {0, 2}, 5: {1, 2}, 6: {0, 3}, 7: {1, 3}}, // off the 2-D slice
+	} {
+		if _, err := s.Placed(bad); err == nil {
+			t.Errorf("Placed(%v) took it", bad)
+		}
+	}
+}

@@ -43,9 +43,18 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 		}
 		return passes.Native("the reducer is not one arc knows to be commutative, so the ring's order could change the result"), nil
 	}
-	topo := opts.Topology
-	if topo == nil {
+	topo, numbering := opts.Topology, ""
+	switch {
+	case topo != nil:
+	case opts.DeviceCoords != nil:
+		placed, err := t.Slice.Placed(opts.DeviceCoords)
+		if err != nil {
+			return passes.Native(fmt.Sprintf("the devices' coordinates do not fit %s: %v", t.Name(), err)), nil
+		}
+		topo = placed
+	default:
 		topo = t.Slice.Topology
+		numbering = " (device ids read as x-minor chip coordinates)"
 	}
 	flat := row.Flattened
 	if flat == nil {
@@ -76,9 +85,9 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 		rings = append(rings, ring)
 		worst = max(worst, hops)
 	}
-	reason := "groups ordered as 1-hop rings on the ICI mesh; libtpu forced to a 1-D ring"
+	reason := "groups ordered as 1-hop rings on the ICI mesh" + numbering + "; libtpu forced to a 1-D ring"
 	if worst > 1 {
-		reason = fmt.Sprintf("no 1-hop ring exists for these groups on %s: rings with at most %d hops per step; libtpu forced to a 1-D ring", t.Name(), worst)
+		reason = fmt.Sprintf("no 1-hop ring exists for these groups on %s%s: rings with at most %d hops per step; libtpu forced to a 1-D ring", t.Name(), numbering, worst)
 	}
 	return passes.Decision{Lowering: "ring", Codec: "none", Reason: reason, Ring: rings, RingMaxHops: worst}, nil
 }

@@ -116,9 +116,6 @@ func options(settings string) (arc.Options, error) {
 		case known:
 			named[s.Env] = true
 			set = append(set, func() error { return s.Set(&opt, value) })
-		case name == "device-coords":
-			// The plugin passes a TPU client's device coordinates; an arc
-			// without the setting rings devices by its own numbering.
 		default:
 			return opt, fmt.Errorf("arc serve: unknown setting %q", name)
 		}
