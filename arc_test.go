@@ -158,7 +158,8 @@ func decisions(r *passes.Report) []string {
 }
 
 // TestTPUKeepsGroupMembers checks that ring ordering never moves a device to
-// another group: every op keeps the same groups as sets.
+// another group: every op keeps the same groups (of devices, and of
+// processes: a ring holds flattened process ids) as sets.
 func TestTPUKeepsGroupMembers(t *testing.T) {
 	ins := inputs(t)
 	for _, target := range arc.Targets() {
@@ -182,8 +183,8 @@ func TestTPUKeepsGroupMembers(t *testing.T) {
 				if got, want := members(row.Groups), members(before.Collectives[i].Groups); got != want {
 					t.Errorf("%s for %s: row %d: groups %s became %s", path, target, i, want, got)
 				}
-				if row.Lowering == "ring" && members(row.Ring) != members(before.Collectives[i].Groups) {
-					t.Errorf("%s for %s: row %d: ring %v does not hold the groups %v", path, target, i, row.Ring, before.Collectives[i].Groups)
+				if row.Lowering == "ring" && members(row.Ring) != members(before.Collectives[i].Flattened) {
+					t.Errorf("%s for %s: row %d: ring %v does not hold the process groups %v", path, target, i, row.Ring, before.Collectives[i].Flattened)
 				}
 			}
 		}

@@ -41,6 +41,9 @@ var variants = []struct {
 	}},
 	{"topology", "groups", "cuda:pcie", func(o *arc.Options) { o.Topology = "testdata/pcie-partial.topology.json" }},
 	{"libtpu", "mesh2d", "tpu:v6e-8", func(o *arc.Options) { o.LibtpuInitArgs = "--xla_dump_to=/tmp/dump" }},
+	// A permuted device assignment: replica 0 on devices 3 and 0, replica 1 on 1 and 2.
+	{"assignment", "modes", "cuda:nvlink", func(o *arc.Options) { o.DeviceAssignment = "3,0;1,2" }},
+	{"assignment", "modes", "tpu:v6e-4", func(o *arc.Options) { o.DeviceAssignment = "3,0;1,2" }},
 }
 
 // TestGolden lowers every input for every target (and the variants) and
