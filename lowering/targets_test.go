@@ -1,6 +1,8 @@
 package lowering_test
 
 import (
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,6 +56,25 @@ func TestBuiltinProfilesCheck(t *testing.T) {
 		}
 		if strings.Contains(p.Source, "DESIGN.md") {
 			t.Errorf("%s: the profile's source cites a file outside the repository: %s", name, p.Source)
+		}
+	}
+}
+
+// TestProxyDetectsOnlyKnownTargets: the C proxy picks --target from the
+// devices it sees (proxy/proxy.c target_for); every name it can pick must
+// be a registered target, and every GPU family it knows has one.
+func TestProxyDetectsOnlyKnownTargets(t *testing.T) {
+	src, err := os.ReadFile("../proxy/proxy.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	picks := regexp.MustCompile(`return strdup\("((?:cuda|rocm|tpu):[^"]+)"\)`).FindAllStringSubmatch(string(src), -1)
+	if len(picks) < 5 {
+		t.Fatalf("found %d target names in proxy.c's detection", len(picks))
+	}
+	for _, p := range picks {
+		if _, err := lowering.Lookup(p[1]); err != nil {
+			t.Errorf("proxy.c detects %s: %v", p[1], err)
 		}
 	}
 }

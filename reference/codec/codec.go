@@ -9,7 +9,9 @@ package codec
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/reference/num"
 )
 
@@ -24,8 +26,9 @@ type Codec interface {
 	DecodeBlock(dst *[BlockSize]float32, src []byte)
 }
 
-// Names lists the codecs in order of decreasing bits per value, fp8 last.
-func Names() []string { return []string{"fp", "int8", "int6", "int4", "int4r", "fp8"} }
+// Names lists the codecs in order of decreasing bits per value, fp8 last:
+// the C API's order (package abi), without one-shot's "none".
+func Names() []string { return slices.Clone(abi.Codecs[1:]) }
 
 // New returns the named codec for buffers of type io. cast makes bf16 travel
 // as f16 under the fp codec (QuickReduce's cast_bf16_to_fp16); it has no

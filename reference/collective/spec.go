@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/reference/codec"
 	"github.com/arcpass/arc/reference/num"
 )
@@ -27,9 +28,9 @@ func Algos() []string { return slices.Clone(algoEnum) }
 func Worlds(algo string) []int {
 	switch algo {
 	case "oneshot":
-		return []int{2, 4, 6, 8}
+		return slices.Clone(abi.OneShotWorlds)
 	case "twoshot":
-		return []int{2, 4, 8}
+		return slices.Clone(abi.TwoShotWorlds)
 	case "hier":
 		return []int{4, 8} // two halves of 2 or 4 ranks
 	}
@@ -48,11 +49,12 @@ func Codecs(algo string) []string {
 	return nil
 }
 
-// The C API's enum values (gpu/arc_gpu.h): arc_algo and arc_codec
-// are the positions in these lists.
+// The C API's enum values (gpu/arc_gpu.h, checked by package abi): arc_algo
+// and arc_codec are the positions in these lists; the spec names one-shot's
+// "none" codec "".
 var (
-	algoEnum  = []string{"oneshot", "twoshot", "hier"}
-	codecEnum = []string{"", "fp", "int8", "int6", "int4", "int4r", "fp8"}
+	algoEnum  = abi.Algos
+	codecEnum = append([]string{""}, abi.Codecs[1:]...)
 )
 
 // AlgoEnum is the spec's arc_algo value, -1 if unknown.
