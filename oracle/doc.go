@@ -48,10 +48,14 @@
 // the operands in group order, which tells computations and orders apart
 // without interpreting them.
 //
+// The oracle expands groups itself, and checks every expansion against
+// package spec's (a DisagreementError is a bug in one of them).
+//
 // arc's custom call arc_allreduce (docs/LOWERINGS.md) is interpreted through
-// reference/collective, the exact Go reference of the kernels: its groups
-// name global device ids, a process's rank is its device's position in its
-// group, and collective.Run simulates the algorithm, codec and cast. The
+// reference/collective, the exact Go reference of the kernels: its devices
+// array lists the global device ids of each group, group-major (calls
+// without one: its groups), a process's rank is its device's position in
+// its group, and collective.Run simulates the algorithm, codec and cast. The
 // groups must partition the devices of the grid.
 //
 // # Comparisons
