@@ -152,3 +152,26 @@ func hasExt(name string) bool {
 	}
 	return false
 }
+
+// TrackGoSources stats every Go file of the module below root, for a test
+// that builds a program of the module with `go build` at test time: the
+// test cache then sees an edit to any of them (it keys a result on the
+// files the test looked at, and a child `go build` looks on its own).
+func TrackGoSources(t testing.TB, root string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "build") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			_, err = os.Stat(path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/internal/ctest"
 	"github.com/arcpass/arc/lowering/tpu"
 	"github.com/arcpass/arc/proxy/fakepjrt"
 )
@@ -31,6 +32,7 @@ var serveBin struct {
 // process) beside e's plugin, in place of the fake arc.
 func arcServe(t *testing.T, e *env) string {
 	t.Helper()
+	ctest.TrackGoSources(t, filepath.Join(fakepjrt.SourceDir(), "..")) // the build below reads them
 	serveBin.Do(func() {
 		if serveBin.dir, serveBin.err = os.MkdirTemp("", "arc-serve-"); serveBin.err != nil {
 			return

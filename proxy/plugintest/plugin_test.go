@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/internal/ctest"
 	"github.com/arcpass/arc/proxy/fakepjrt"
 )
 
@@ -277,7 +278,8 @@ func TestABIMatchesGoXLAHeader(t *testing.T) {
 // the plugin must get exactly what arc.Compile makes of the program.
 func TestWithTheArcBinary(t *testing.T) {
 	e := newEnv(t)
-	os.Remove(filepath.Join(e.dir, "arc")) // the fake arc
+	os.Remove(filepath.Join(e.dir, "arc"))                             // the fake arc
+	ctest.TrackGoSources(t, filepath.Join(fakepjrt.SourceDir(), "..")) // go build reads them, the test cache does not
 	build := exec.Command("go", "build", "-o", filepath.Join(e.dir, "arc"), "github.com/arcpass/arc/cmd/arc")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build arc: %v\n%s", err, out)
