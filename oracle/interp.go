@@ -28,6 +28,9 @@ type slot struct {
 	groupOf []int32
 	in, out *value
 	invalid error // why the op cannot be interpreted (Options.lenient)
+	// unknown says why the op's groups are unknown (see opInfo); the
+	// oracle then checks only that the lowering leaves the op as it is.
+	unknown, groupsText string
 	// bound and exact are, for arc's calls, the oracle's bound on each
 	// element's error against the exact sum, and that sum (per process).
 	bound, exact [][]float64
@@ -323,8 +326,13 @@ func (t *trace) eval(s *slot, c *ir.Collective, i int) error {
 		return info.err
 	}
 	s.mode, s.groups, s.groupOf, s.red = info.mode, info.groups, info.groupOf, info.red
+	s.unknown, s.groupsText = info.unknown, info.groupsText
 	if s.red.bad != "" {
 		return t.errAt(op, "%s: %s (C5)", op.Name, s.red.bad)
+	}
+	if s.unknown != "" { // an opaque result, the same in both modules
+		s.out = leafValue(t.opt.Seed, "unknown "+s.key, elemOf(resType.Elem), len(in.procs[0]), len(in.procs))
+		return nil
 	}
 	res := elemOf(resType.Elem)
 	if s.red.elem.name != "" {
@@ -413,6 +421,9 @@ type opInfo struct {
 	groupOf []int32
 	red     reducer
 	err     error
+	// unknown says why the groups are unknown (mesh axes of a mesh package
+	// ir does not resolve); groupsText is then the attribute as written.
+	unknown, groupsText string
 }
 
 // nativeOp reads an all_reduce's mode, process groups and computation,
@@ -427,6 +438,12 @@ func (t *trace) nativeOp(c *ir.Collective) *opInfo {
 	var err error
 	if info.mode, err = AllReduceMode(c.Channel, c.UseGlobalDeviceIDs); err != nil {
 		info.err = t.errAt(op, "%s: %v", op.Name, err)
+		return info
+	}
+	if c.Unresolved != "" {
+		v, _ := t.m.Attr(op, "replica_groups")
+		info.unknown, info.groupsText = c.Unresolved, strings.Join(strings.Fields(v), " ")
+		info.red = readReducer(t.m, op)
 		return info
 	}
 	var ids [][]int64

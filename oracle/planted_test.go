@@ -222,3 +222,15 @@ func TestCallDevices(t *testing.T) {
 	mustAgree(t, orig, call("3, 2, 0, 1"), oracle.Options{})
 	mustDetect(t, orig, call("0, 2, 1, 3"), "reduces with", oracle.Options{})
 }
+
+// TestUnknownGroups: an all-reduce whose mesh package ir cannot resolve has
+// groups the oracle cannot read; the lowering must leave it as it is.
+func TestUnknownGroups(t *testing.T) {
+	attrs := "channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @nowhere, axes = [#stablehlo.axis_ref<name = \"tp\">]>, use_global_device_ids"
+	orig := module(1, 2, f32x, allReduce("%0", "%x0", f32x, "f32", "add", attrs), "%0")
+	mustAgree(t, orig, compile(t, orig, nvlink), oracle.Options{})
+	call := `    %0 = "stablehlo.custom_call"(%x0) {api_version = 4 : i32, backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true} : (tensor<1024xf32>) -> tensor<1024xf32>
+`
+	mustDetect(t, orig, module(1, 2, f32x, call, "%0"), "the original's groups are unknown", oracle.Options{})
+	mustDetect(t, orig, module(1, 2, f32x, allReduce("%0", "%x0", f32x, "f32", "maximum", attrs), "%0"), "the original's groups are unknown", oracle.Options{})
+}
