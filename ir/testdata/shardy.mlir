@@ -12,7 +12,7 @@ module @shardy attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh =
     %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x", ?}, {?}]> : tensor<16x8xf32>
     %1 = sdy.reshard %0 <@mesh, [{"x"}, {}]> : tensor<16x8xf32>
     %2 = sdy.manual_computation(%1, %arg1) in_shardings=[<@mesh, [{"x"}, {"y"}]>, <@mesh, [{}]>] out_shardings=[<@mesh, [{"x"}, {"y"}]>] manual_axes={"x", "y"} (%arg2: tensor<4x4xf32>, %arg3: tensor<8xf32>) {
-      %3 = "stablehlo.all_reduce"(%arg2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = ["x":(1)2]>, use_global_device_ids}> ({
+      %3 = "stablehlo.all_reduce"(%arg2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "x", sub_axis_info = (1)2>]>, use_global_device_ids}> ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
         %s = stablehlo.add %a, %b : tensor<f32>
         stablehlo.return %s : tensor<f32>
