@@ -17,12 +17,11 @@ import (
 )
 
 // inputs returns every module the tests know: the golden inputs of
-// lowering/testdata, the fixtures of testdata/fixtures and, in a checkout that
-// has them beside it, the shared fixtures of ../shared/fixtures, by path.
+// lowering/testdata and the fixtures of testdata/fixtures, by path.
 func inputs(t *testing.T) map[string][]byte {
 	t.Helper()
 	var paths []string
-	for _, pattern := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir", "../shared/fixtures/*.mlir"} {
+	for _, pattern := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir"} {
 		p, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
@@ -353,7 +352,7 @@ func TestWriteOutputsForTheVerifier(t *testing.T) {
 		t.Fatal(err)
 	}
 	var paths []string
-	for _, pat := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir", "../shared/fixtures/*.mlir",
+	for _, pat := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir",
 		"examples/*/model.mlir", "ir/testdata/*.mlir", "ir/testdata/*/*.mlir", "passes/testdata/*/*.mlir", "lowering/*/testdata/*/*.mlir"} {
 		p, err := filepath.Glob(pat)
 		if err != nil {
