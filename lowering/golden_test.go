@@ -61,6 +61,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			opt.VerifyEach = true
 			out, rep, err := arc.Compile(input+".mlir", src, opt)
 			if err != nil {
 				t.Fatal(err)

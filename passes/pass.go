@@ -74,7 +74,7 @@ type Pipeline struct {
 	// DumpDir, when set, receives the input and the module after each pass
 	// as NN-name.mlir files.
 	DumpDir string
-	// VerifyEach checks the module after every pass (Verify), not only at
+	// VerifyEach checks the module after every pass (Check), not only at
 	// the ends, so that a test sees which pass broke it.
 	VerifyEach bool
 	// Observe, when set, sees the module after each pass.
@@ -143,7 +143,7 @@ func (p *Pipeline) Run(s *State) error {
 			return fmt.Errorf("%s: %w", ps.Name(), err)
 		}
 		if p.VerifyEach {
-			if err := Verify(s.Module); err != nil {
+			if err := Check(s.Module, s.Options.DeviceAssignment); err != nil {
 				return fmt.Errorf("internal error: pass %s left an invalid module: %w", ps.Name(), err)
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/arcpass/arc/ir"
-	"github.com/arcpass/arc/spec"
 )
 
 // AnalysePass checks the input, so that a broken module is reported at its
@@ -12,12 +11,7 @@ import (
 // and every all-reduce against StableHLO's specification (package spec),
 // which rejects what MLIR's verifier would.
 var AnalysePass = Func("analyse", nil, func(s *State) error {
-	cs, err := verify(s.Module)
-	if err != nil {
-		return err
-	}
-	_, err = spec.CheckAll(s.Module, cs, s.Options.DeviceAssignment)
-	return err
+	return Check(s.Module, s.Options.DeviceAssignment)
 })
 
 // SelectPass decides every all-reduce operand the module has not decided yet

@@ -4,17 +4,31 @@ import (
 	"fmt"
 
 	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/spec"
 )
 
-// VerifyPass checks the module after lowering: the analyse pass verified the
-// input, so a failure is a bug in a pass, caught before a broken program
-// reaches the compiler.
+// VerifyPass checks the module after lowering as the analyse pass checked
+// the input (its structure, and every all-reduce against StableHLO's
+// specification): a failure is a bug in a pass, caught before a broken
+// program reaches the compiler.
 var VerifyPass = Func("verify", nil, func(s *State) error {
-	if err := Verify(s.Module); err != nil {
+	if err := Check(s.Module, s.Options.DeviceAssignment); err != nil {
 		return fmt.Errorf("internal error: the lowered module is invalid: %w", err)
 	}
 	return nil
 })
+
+// Check is Verify, then StableHLO's rules for every all-reduce (package
+// spec) under the device assignment da: what the analyse pass checks of an
+// input, and the verify pass and VerifyEach of every module a pass writes.
+func Check(m *ir.Module, da spec.DeviceAssignment) error {
+	cs, err := verify(m)
+	if err != nil {
+		return err
+	}
+	_, err = spec.CheckAll(m, cs, da)
+	return err
+}
 
 // Verify checks that every value is defined once in its scope before it is
 // used, that "%x#k" stays within x's results, that generic ops declare as many
