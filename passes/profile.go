@@ -3,13 +3,16 @@ package passes
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/ir"
 )
 
@@ -23,6 +26,9 @@ type Profile struct {
 	// Costs maps world size ("2") -> dtype ("f16") -> lowering key -> cost.
 	// Keys: "native", "oneshot", "twoshot:CODEC", "hier:CODEC".
 	Costs map[string]map[string]map[string]Cost `json:"costs"`
+
+	file     string // where ParseProfile read it, for CheckTarget's message
+	targetAt ir.Pos // where its "target" key starts
 }
 
 // Cost is the time of one all-reduce against its size in bytes: measured
@@ -120,8 +126,14 @@ func LoadProfile(path string) (*Profile, error) {
 }
 
 // ParseProfile reads and checks the JSON of a profile; path names it in
-// messages.
+// messages, which give the FILE:LINE:COL of the value at fault: a syntax
+// error, an empty file, a key that repeats, a number that is negative or
+// out of range, an unknown key, world, dtype or lowering.
 func ParseProfile(path string, data []byte) (*Profile, error) {
+	at, err := scanProfile(path, data)
+	if err != nil {
+		return nil, err
+	}
 	var p Profile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields() // a misspelt key would silently change the model
@@ -131,39 +143,280 @@ func ParseProfile(path string, data []byte) (*Profile, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%s: data after the profile", path)
 	}
-	if err := p.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	if err := p.check(); err != nil {
+		if off, ok := at[strings.Join(err.path, "/")]; ok {
+			return nil, fmt.Errorf("%s:%v: %s", path, ir.PositionOf(data, off), err.msg)
+		}
+		return nil, fmt.Errorf("%s: %s", path, err.msg)
+	}
+	p.file = path
+	if off, ok := at["target"]; ok {
+		p.targetAt = ir.PositionOf(data, off)
 	}
 	return &p, nil
 }
 
+// CheckTarget refuses a profile made for another target than the one it
+// is applied to, unless anyTarget (--profile-any-target) says to apply it
+// anyway. A profile that names no target applies to any.
+func (p *Profile) CheckTarget(target string, anyTarget bool) error {
+	if anyTarget || p.Target == "" || p.Target == target {
+		return nil
+	}
+	where := p.file
+	if p.targetAt.Line > 0 {
+		where += ":" + p.targetAt.String()
+	}
+	return fmt.Errorf("%s: the profile is for target %s, not %s (--profile-any-target applies it anyway)", where, p.Target, target)
+}
+
+// profileKeys lists the keys of a profile's objects, by depth below
+// "costs": world, dtype, lowering, then a cost's fields.
+var (
+	profileTopKeys  = []string{"target", "source", "costs"}
+	profileCostKeys = []string{"points", "latency_us", "gbps", "min_bytes", "max_bytes", "off"}
+)
+
 // Check rejects profiles the cost model cannot use.
 func (p *Profile) Check() error {
+	if err := p.check(); err != nil {
+		return errors.New(err.msg)
+	}
+	return nil
+}
+
+// checkError is a problem of a profile at a path of keys, which
+// ParseProfile turns into a position.
+type checkError struct {
+	path []string
+	msg  string
+}
+
+func (p *Profile) check() *checkError {
 	if len(p.Costs) == 0 {
-		return fmt.Errorf("profile has no costs")
+		return &checkError{[]string{"costs"}, "profile has no costs"}
 	}
 	for w, byType := range p.Costs {
 		if n, err := strconv.Atoi(w); err != nil || n < 1 {
-			return fmt.Errorf("costs: world %q is not a positive integer", w)
+			return &checkError{[]string{"costs", w}, fmt.Sprintf("costs: world %q is not a positive integer", w)}
 		}
 		for dt, costs := range byType {
+			if !slices.Contains(abi.DTypes, dt) {
+				return &checkError{[]string{"costs", w, dt}, fmt.Sprintf("costs[%s]: unknown dtype %q (want %s)", w, dt, strings.Join(abi.DTypes, ", "))}
+			}
 			if _, ok := costs["native"]; !ok {
-				return fmt.Errorf("costs[%s][%s]: no \"native\" cost to compare with", w, dt)
+				return &checkError{[]string{"costs", w, dt}, fmt.Sprintf("costs[%s][%s]: no \"native\" cost to compare with", w, dt)}
 			}
 			for key, c := range costs {
 				where := fmt.Sprintf("costs[%s][%s][%s]", w, dt, key)
+				path := []string{"costs", w, dt, key}
+				if !ProfileKey(key) {
+					return &checkError{path, fmt.Sprintf("costs[%s][%s]: unknown lowering %q (want native, oneshot, twoshot:CODEC or hier:CODEC, CODEC one of %s)",
+						w, dt, key, strings.Join(abi.Codecs[1:], ", "))}
+				}
 				if len(c.Points) == 0 && c.GBps <= 0 && !c.Off {
-					return fmt.Errorf("%s: needs points or gbps", where)
+					return &checkError{path, where + ": needs points or gbps"}
 				}
 				for i, pt := range c.Points {
 					if pt[0] <= 0 || pt[1] <= 0 || (i > 0 && pt[0] <= c.Points[i-1][0]) {
-						return fmt.Errorf("%s: points must have positive sizes and times, sizes increasing", where)
+						return &checkError{append(path, "points", strconv.Itoa(i)), where + ": points must have positive sizes and times, sizes increasing"}
 					}
+				}
+				if c.MaxBytes > 0 && c.MinBytes > c.MaxBytes {
+					return &checkError{append(path, "min_bytes"), fmt.Sprintf("%s: min_bytes %d is above max_bytes %d", where, c.MinBytes, c.MaxBytes)}
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// ProfileKey reports whether key names a lowering in a profile: "native",
+// "oneshot", or "twoshot:CODEC" and "hier:CODEC" with one of abi.Codecs.
+func ProfileKey(key string) bool {
+	if key == "native" || key == "oneshot" {
+		return true
+	}
+	algo, codec, ok := strings.Cut(key, ":")
+	return ok && (algo == "twoshot" || algo == "hier") && codec != "none" && slices.Contains(abi.Codecs, codec)
+}
+
+// maxProfileDepth bounds the nesting of a profile's JSON: costs, world,
+// dtype, lowering, points, a point is six levels.
+const maxProfileDepth = 8
+
+// scanProfile walks the JSON tokens of a profile before it is decoded, for
+// what decoding would pass silently or place badly: an empty file, a key
+// that repeats (encoding/json keeps the last), a number that is negative,
+// out of range or not a number at all, an unknown key, nesting no profile
+// has. It returns where each key (and each list element) starts, by its
+// path of keys and indices joined with "/" ("costs/2/f16/native").
+func scanProfile(file string, data []byte) (map[string]int, error) {
+	errAt := func(off int, format string, args ...any) error {
+		return fmt.Errorf("%s:%v: %s", file, ir.PositionOf(data, off), fmt.Sprintf(format, args...))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	next := func() int { // where the next token starts
+		off := int(dec.InputOffset())
+		for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
+			off++
+		}
+		return off
+	}
+	if off := next(); off == len(data) {
+		return nil, errAt(0, "the profile is empty (want the JSON object arc tune writes)")
+	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, errAt(0, "the profile starts with a byte order mark (U+FEFF), which JSON does not allow")
+	}
+	type level struct {
+		object bool
+		seen   map[string]bool
+		path   []string
+		index  int
+	}
+	var stack []*level
+	at := map[string]int{}
+	var key string // the key whose value comes next, in an object
+	for {
+		off := next()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			if len(stack) > 0 {
+				return nil, errAt(len(data), "unexpected end of the profile")
+			}
+			break
+		}
+		if err != nil {
+			return nil, profileSyntaxError(file, data, off, err)
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object {
+			if d, ok := tok.(json.Delim); !ok || d != '}' {
+				if s, isKey := tok.(string); isKey && key == "" {
+					if top.seen[s] {
+						return nil, errAt(off, "key %q repeats", s)
+					}
+					top.seen[s] = true
+					if known := unknownProfileKey(top.path, s); known != "" {
+						return nil, errAt(off, "unknown key %q (want %s)", s, known)
+					}
+					key = s
+					at[strings.Join(append(slices.Clone(top.path), s), "/")] = off
+					continue
+				}
+			}
+		}
+		// A value (or the end of a container).
+		var path []string
+		switch {
+		case top == nil:
+		case top.object:
+			path = append(slices.Clone(top.path), key)
+		default:
+			path = append(slices.Clone(top.path), strconv.Itoa(top.index))
+			at[strings.Join(path, "/")] = off // an element: where its value starts
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				if len(stack) >= maxProfileDepth {
+					return nil, errAt(off, "nesting deeper than a profile's %d levels", maxProfileDepth)
+				}
+				if top == nil && v != '{' {
+					return nil, errAt(off, "a profile is a JSON object, not a list")
+				}
+				stack = append(stack, &level{object: v == '{', seen: map[string]bool{}, path: path})
+				key = ""
+				continue
+			default: // '}' or ']'
+				stack = stack[:len(stack)-1]
+			}
+		case json.Number:
+			f, err := strconv.ParseFloat(string(v), 64)
+			switch {
+			case err != nil || math.IsInf(f, 0) || math.IsNaN(f):
+				return nil, errAt(off, "number %s is out of range", v)
+			case f < 0:
+				return nil, errAt(off, "negative number %s: a profile's sizes, times and bandwidths are never negative", v)
+			}
+		default:
+			if top == nil {
+				return nil, errAt(off, "a profile is a JSON object, not %s", jsonWord(tok))
+			}
+		}
+		if len(stack) > 0 {
+			parent := stack[len(stack)-1]
+			if parent.object {
+				key = ""
+			} else {
+				parent.index++
+			}
+		}
+	}
+	return at, nil
+}
+
+// unknownProfileKey returns, when key is not one an object at path may
+// hold, the keys it may; "" when key is fine. Keys of the costs maps
+// (worlds, dtypes, lowerings) are checked after decoding.
+func unknownProfileKey(path []string, key string) string {
+	switch {
+	case len(path) == 0:
+		if !slices.Contains(profileTopKeys, key) {
+			return strings.Join(profileTopKeys, ", ")
+		}
+	case len(path) == 4 && path[0] == "costs":
+		if !slices.Contains(profileCostKeys, key) {
+			return strings.Join(profileCostKeys, ", ")
+		}
+	}
+	return ""
+}
+
+// profileSyntaxError places a decoder error: a syntax error at the
+// offending byte (NaN and Infinity, which JSON lacks, named as such), an
+// early end at the end of the input.
+func profileSyntaxError(file string, data []byte, off int, err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s:%v: unexpected end of the profile", file, ir.PositionOf(data, len(data)))
+	}
+	var se *json.SyntaxError
+	if errors.As(json.Unmarshal(data, new(any)), &se) { // the whole-input scanner places it best
+		off = int(se.Offset) - 1
+		err = se
+	}
+	off = min(max(off, 0), len(data))
+	isWord := func(c byte) bool { return c == '+' || c == '-' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
+	start, end := off, off
+	for start > 0 && isWord(data[start-1]) {
+		start--
+	}
+	for end < len(data) && isWord(data[end]) {
+		end++
+	}
+	switch word := strings.ToLower(strings.TrimLeft(string(data[start:end]), "+-")); word {
+	case "nan", "inf", "infinity":
+		return fmt.Errorf("%s:%v: %s is not a JSON number: a profile's numbers are finite", file, ir.PositionOf(data, start), data[start:end])
+	}
+	return fmt.Errorf("%s:%v: %v", file, ir.PositionOf(data, off), err)
+}
+
+func jsonWord(tok json.Token) string {
+	switch tok.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "a number"
 }
 
 // jsonError adds the line and column of a JSON syntax or type error.

@@ -111,13 +111,13 @@ func TestLoadProfileErrors(t *testing.T) {
 	for _, c := range []struct{ name, content, want string }{
 		{"syntax", "{\n  \"costs\": {,}\n}", ":2:13: invalid character ','"},
 		{"type", "{\n  \"costs\": {\"2\": {\"f16\": {\"native\": {\"gbps\": \"fast\"}}}}\n}", `:2:46: json: cannot unmarshal string into Go struct field Cost.costs.gbps of type float64`},
-		{"unknown key", "{\n  \"costs\": {\"2\": {\"f16\": {\"native\": {\"gbps\": 1, \"latency\": 3}}}}\n}", `:2:49: json: unknown field "latency"`},
+		{"unknown key", "{\n  \"costs\": {\"2\": {\"f16\": {\"native\": {\"gbps\": 1, \"latency\": 3}}}}\n}", `:2:49: unknown key "latency" (want points, latency_us, gbps, min_bytes, max_bytes, off)`},
 		{"trailing data", `{"costs": {"2": {"f16": {"native": {"gbps": 1}}}}} {}`, ": data after the profile"},
 		{"no costs", `{"target": "cuda:nvlink"}`, ": profile has no costs"},
-		{"bad world", `{"costs": {"two": {"f16": {"native": {"gbps": 1}}}}}`, `: costs: world "two" is not a positive integer`},
-		{"no native", `{"costs": {"2": {"f16": {"oneshot": {"gbps": 1}}}}}`, `: costs[2][f16]: no "native" cost to compare with`},
-		{"no curve", `{"costs": {"2": {"f16": {"native": {"latency_us": 4}}}}}`, `: costs[2][f16][native]: needs points or gbps`},
-		{"unsorted points", `{"costs": {"2": {"f16": {"native": {"points": [[100, 1], [50, 2]]}}}}}`, `: costs[2][f16][native]: points must have positive sizes and times, sizes increasing`},
+		{"bad world", `{"costs": {"two": {"f16": {"native": {"gbps": 1}}}}}`, `:1:12: costs: world "two" is not a positive integer`},
+		{"no native", `{"costs": {"2": {"f16": {"oneshot": {"gbps": 1}}}}}`, `:1:18: costs[2][f16]: no "native" cost to compare with`},
+		{"no curve", `{"costs": {"2": {"f16": {"native": {"latency_us": 4}}}}}`, `:1:26: costs[2][f16][native]: needs points or gbps`},
+		{"unsorted points", `{"costs": {"2": {"f16": {"native": {"points": [[100, 1], [50, 2]]}}}}}`, `:1:58: costs[2][f16][native]: points must have positive sizes and times, sizes increasing`},
 	} {
 		path := writeFile(t, "p.json", c.content)
 		_, err := passes.LoadProfile(path)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/arcpass/arc/ir"
 )
@@ -51,6 +53,12 @@ func Load(path string) (*Topology, error) {
 func Parse(file string, data []byte) (*Topology, error) {
 	p := &parser{file: file, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	p.dec.UseNumber()
+	switch {
+	case len(bytes.TrimLeft(data, " \t\r\n")) == 0:
+		return nil, p.errAt(0, "the topology is empty (want a JSON object with devices)")
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		return nil, p.errAt(0, "the topology starts with a byte order mark (U+FEFF), which JSON does not allow")
+	}
 	var (
 		name     = file
 		devices  []Device
@@ -127,6 +135,9 @@ func (p *parser) device(what string, start int) (Device, positions, error) {
 			if err == nil && d.Coords == nil {
 				d.Coords = []int{} // explicit null or []: New reports the empty coordinates
 			}
+			if err == nil && slices.ContainsFunc(d.Coords, func(c int) bool { return c < 0 }) {
+				err = p.errAt(pos.field[key], "%s.coords: %v has a negative coordinate", what, d.Coords)
+			}
 		case "node":
 			var v any
 			pos.field[key], err = p.value(what+".node", &v)
@@ -180,11 +191,11 @@ func nodeName(v any) (string, error) {
 	case string:
 		return v, nil
 	case json.Number:
-		if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		if n, err := strconv.ParseInt(string(v), 10, 64); err == nil && n >= 0 {
 			return string(v), nil
 		}
 	}
-	return "", fmt.Errorf("want a string or an integer, got %s", jsonKind(v))
+	return "", fmt.Errorf("want a string or a non-negative integer, got %s", jsonKind(v))
 }
 
 // parser walks the JSON token stream so that every error can name the position of the element at fault.
@@ -223,10 +234,33 @@ func (p *parser) syntaxErr(err error, off int) error {
 		// The stream decoder counts some syntax-error offsets from the start of the value it was reading; the
 		// whole-input scanner counts from the first byte and stops at the same first error.
 		if errors.As(json.Unmarshal(p.data, new(any)), &se) {
-			return p.errAt(int(se.Offset)-1, "%v", se)
+			at := int(se.Offset) - 1
+			if word, start := nonFinite(p.data, at); word != "" {
+				return p.errAt(start, "%s is not a JSON number: a topology's numbers are finite integers", word)
+			}
+			return p.errAt(at, "%v", se)
 		}
 	}
 	return p.errAt(off, "%v", err)
+}
+
+// nonFinite returns the word NaN or Infinity (with a sign, in any case)
+// around off, which JSON lacks, and where it starts.
+func nonFinite(data []byte, off int) (string, int) {
+	isWord := func(c byte) bool { return c == '+' || c == '-' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
+	off = min(max(off, 0), len(data))
+	start, end := off, off
+	for start > 0 && isWord(data[start-1]) {
+		start--
+	}
+	for end < len(data) && isWord(data[end]) {
+		end++
+	}
+	switch strings.ToLower(strings.TrimLeft(string(data[start:end]), "+-")) {
+	case "nan", "inf", "infinity":
+		return string(data[start:end]), start
+	}
+	return "", 0
 }
 
 func (p *parser) token() (json.Token, int, error) {

@@ -50,7 +50,7 @@ func TestFormatRoundTrip(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{``, "t.json:1:1: unexpected end of input"},
+		{``, "t.json:1:1: the topology is empty (want a JSON object with devices)"},
 		{`[]`, "t.json:1:1: topology: want an object, got a list"},
 		{"{\n  \"devices\": [x]\n}", "t.json:2:15: invalid character 'x' looking for beginning of value"},
 		{`{"devices": [{"id": 0}`, "t.json:1:23: unexpected end of input"},
@@ -69,8 +69,8 @@ func TestParseErrors(t *testing.T) {
 		{`{"devices": [{"id": "a"}]}`, "t.json:1:21: devices[0].id: want an integer, got string"},
 		{`{"devices": [{"id": 1.5}]}`, "t.json:1:21: devices[0].id: want an integer, got number 1.5"},
 		{`{"devices": [{"id": 0, "coords": [0, "a"]}]}`, "t.json:1:34: devices[0].coords: want a list of integers, got string"},
-		{`{"devices": [{"id": 0, "node": 1.5}]}`, "t.json:1:32: devices[0].node: want a string or an integer, got number 1.5"},
-		{`{"devices": [{"id": 0, "node": [1]}]}`, "t.json:1:32: devices[0].node: want a string or an integer, got []interface {}"},
+		{`{"devices": [{"id": 0, "node": 1.5}]}`, "t.json:1:32: devices[0].node: want a string or a non-negative integer, got number 1.5"},
+		{`{"devices": [{"id": 0, "node": [1]}]}`, "t.json:1:32: devices[0].node: want a string or a non-negative integer, got []interface {}"},
 		{`{"devices": [{"id": 0, "numa": 1}]}`, "t.json:1:24: devices[0]: unknown key \"numa\" (want id, coords, node)"},
 		{"{\"devices\": [\n  {\"id\": 0},\n  {\"id\": 0}\n]}", "t.json:3:10: devices[1].id: device id 0 repeats devices[0]"},
 		{`{"devices": [{"id": -2}]}`, "t.json:1:21: devices[0].id: device id -2 is negative"},
