@@ -61,6 +61,11 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 		return nil, nil, fmt.Errorf("internal error: reading the lowered module back: %w", err)
 	}
 	rep.Env = final.Env
+	if opt.Strict {
+		if err := checkStrict(m, st.Target.Name(), rep); err != nil {
+			return nil, nil, err
+		}
+	}
 	return []byte(st.Module.Src), rep, nil
 }
 
@@ -74,12 +79,9 @@ func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
 	if err != nil {
 		return usage(err)
 	}
-	q := opt.Quant
-	if q == "" {
-		q = "none"
-	}
-	if !slices.Contains(passes.Quants, q) {
-		return usage(fmt.Errorf("--quant %q: want one of %s", q, strings.Join(passes.Quants, ", ")))
+	q, err := ParseQuant(opt.Quant)
+	if err != nil {
+		return usage(fmt.Errorf("--quant %v", err))
 	}
 	po := passes.Options{Quant: q, KeepBF16: opt.KeepBF16, MinBytes: opt.MinBytes, MaxBytes: opt.MaxBytes, Force: map[int]passes.Force{}}
 	if opt.MinBytes < 0 || opt.MaxBytes < 0 || (opt.MaxBytes > 0 && opt.MinBytes > opt.MaxBytes) {
@@ -98,6 +100,9 @@ func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
 	if opt.Profile != "" {
 		p, err := passes.LoadProfile(opt.Profile)
 		if err != nil {
+			return nil, nil, err
+		}
+		if err := p.CheckTarget(t.Name(), opt.ProfileAnyTarget); err != nil {
 			return nil, nil, err
 		}
 		po.Profile = p

@@ -7,8 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/internal/size"
 )
+
+// quantNames are the quantized codecs --quant takes besides none.
+var quantNames = abi.Quantized
 
 // Options configure one compilation. The zero value plus a Target is the
 // configuration `arc compile --target T` runs with: every default is the
@@ -33,6 +37,12 @@ type Options struct {
 	DeviceCoords string
 	// LibtpuInitArgs is the user's LIBTPU_INIT_ARGS, which TPU targets extend.
 	LibtpuInitArgs string
+	// Strict makes Compile fail when it lowers nothing (every all-reduce
+	// stays native, or the module has none) and when the module was
+	// lowered before for another target.
+	Strict bool
+	// ProfileAnyTarget applies a Profile made for another target.
+	ProfileAnyTarget bool
 
 	// What the pipeline shows of its work (the CLI's, not the variables').
 	PrintAfter []string  // pass names (or "all") after which to print the module
@@ -77,8 +87,8 @@ var Settings = []Setting{
 		set:   func(o *Options, v string) error { o.Target = v; return nil },
 		get:   func(o *Options) string { return o.Target }},
 	{Name: "quant", Env: "ARC_QUANT", Value: "CODEC",
-		Usage: "quantized codec arc may use: none, fp8, int8, int6, int4, int4r (default none: exact)",
-		set:   func(o *Options, v string) error { o.Quant = v; return nil },
+		Usage: "quantized codec arc may use: none, fp8, int8, int6, int4, int4r, in any case; vLLM's FP is none (default none: exact)",
+		set:   func(o *Options, v string) (err error) { o.Quant, err = ParseQuant(v); return err },
 		get:   func(o *Options) string { return o.Quant }},
 	{Name: "profile", Env: "ARC_PROFILE", Value: "FILE.json",
 		Usage: "cost profile written by arc tune (default: the target's built-in one)",
@@ -89,7 +99,7 @@ var Settings = []Setting{
 		set:   func(o *Options, v string) error { o.Topology = v; return nil },
 		get:   func(o *Options) string { return o.Topology }},
 	{Name: "cast-bf16-to-fp16", Env: "ARC_CAST_BF16_TO_FP16", Kind: Bool, Value: "BOOL",
-		Usage: "send bf16 as fp16 where the codec works in fp16, as QuickReduce does (ROCm; default true)",
+		Usage: "send bf16 as fp16 where the codec works in fp16, as QuickReduce does (ROCm); =false keeps bf16",
 		set: func(o *Options, v string) error {
 			b, err := ParseBool(v)
 			o.KeepBF16 = !b
@@ -116,6 +126,32 @@ var Settings = []Setting{
 		Usage: "where each device sits on the mesh (TPU: the devices' coords; default: ids are x-minor chip coordinates)",
 		set:   func(o *Options, v string) error { o.DeviceCoords = v; return nil },
 		get:   func(o *Options) string { return o.DeviceCoords }},
+	{Name: "strict", Env: "ARC_STRICT", Kind: Bool, Value: "BOOL",
+		Usage: "fail (exit 1) when nothing is lowered, or the module was lowered before for another target",
+		set:   func(o *Options, v string) (err error) { o.Strict, err = ParseBool(v); return err },
+		get:   func(o *Options) string { return strconv.FormatBool(o.Strict) }},
+	{Name: "profile-any-target", Env: "ARC_PROFILE_ANY_TARGET", Kind: Bool, Value: "BOOL",
+		Usage: "apply a --profile made for another target (refused by default)",
+		set:   func(o *Options, v string) (err error) { o.ProfileAnyTarget, err = ParseBool(v); return err },
+		get:   func(o *Options) string { return strconv.FormatBool(o.ProfileAnyTarget) }},
+}
+
+// ParseQuant reads a codec word as --quant and ARC_QUANT take it: arc's
+// names in any case, and the words of vLLM's
+// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION (NONE, FP, INT8, INT6, INT4), where
+// FP, QuickReduce unquantized, is arc's exact default: none. "" is none.
+func ParseQuant(s string) (string, error) {
+	q := strings.ToLower(strings.TrimSpace(s))
+	switch q {
+	case "", "fp", "none":
+		return "none", nil
+	}
+	for _, c := range quantNames {
+		if q == c {
+			return q, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not a codec (want none, %s; any case; FP means none)", s, strings.Join(quantNames, ", "))
 }
 
 // Lookup returns the setting named name.

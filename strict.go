@@ -1,0 +1,117 @@
+package arc
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
+)
+
+// LoweredFor returns the target a module was lowered for before (the
+// module attribute arc.target, passes.AttrTarget), or "".
+func LoweredFor(m *ir.Module) string {
+	if mod := m.ModuleOp(); mod != nil {
+		if v, ok := m.Attr(mod, passes.AttrTarget); ok {
+			return ir.Unquote(v)
+		}
+	}
+	return ""
+}
+
+// checkStrict is --strict: input (the module as given) must not have been
+// lowered for another target than target, and the report must show at
+// least one lowered all-reduce, except for the identity target none.
+// Errors are at the input's position: the module for its target, the
+// first all-reduce for what stayed native.
+func checkStrict(input *ir.Module, target string, rep *passes.Report) error {
+	at := func(pos ir.Pos, format string, args ...any) error {
+		return &ir.Error{File: input.Name, Line: pos.Line, Col: pos.Col, Msg: "--strict: " + fmt.Sprintf(format, args...)}
+	}
+	modulePos := ir.Pos{Line: 1, Col: 1}
+	if mod := input.ModuleOp(); mod != nil {
+		modulePos = input.Position(int(mod.Start))
+	}
+	if before := LoweredFor(input); before != "" && before != target {
+		return at(modulePos, "the module was lowered for %s (arc.target), not %s: compile the program as it was before arc", before, target)
+	}
+	if target == "none" {
+		return nil
+	}
+	var native []passes.Row
+	lowered := 0
+	for _, row := range rep.Collectives {
+		switch {
+		case row.Op != "all_reduce":
+		case row.Lowering == "" || row.Lowering == "native":
+			native = append(native, row)
+		default:
+			lowered++
+		}
+	}
+	switch {
+	case lowered > 0:
+		return nil
+	case len(native) == 0:
+		return at(modulePos, "nothing lowered for %s: the module has no all-reduce", target)
+	}
+	first := modulePos
+	if c := native[0].Collective; c != nil {
+		first = c.Pos
+	}
+	return at(first, "nothing lowered for %s: %s", target, nativeReasons(native))
+}
+
+// nativeReasons says why rows stayed native: each distinct reason once,
+// with its rows, the most frequent first.
+func nativeReasons(rows []passes.Row) string {
+	byReason := map[string][]int{}
+	var reasons []string
+	for _, row := range rows {
+		r := row.Reason
+		if r == "" {
+			r = "no reason recorded"
+		}
+		if byReason[r] == nil {
+			reasons = append(reasons, r)
+		}
+		byReason[r] = append(byReason[r], row.Index)
+	}
+	sort.SliceStable(reasons, func(i, j int) bool { return len(byReason[reasons[i]]) > len(byReason[reasons[j]]) })
+	parts := make([]string, 0, 3)
+	for i, r := range reasons {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d other reasons", len(reasons)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", r, rowList(byReason[r])))
+	}
+	noun := "all-reduce operands stay"
+	if len(rows) == 1 {
+		noun = "all-reduce operand stays"
+	}
+	return fmt.Sprintf("%d %s native: %s", len(rows), noun, strings.Join(parts, "; "))
+}
+
+// rowList names rows by index: "row 0", "rows 0-7", "rows 0, 2, 5 and 4 more".
+func rowList(ix []int) string {
+	if len(ix) == 1 {
+		return fmt.Sprintf("row %d", ix[0])
+	}
+	contiguous := true
+	for i := 1; i < len(ix); i++ {
+		contiguous = contiguous && ix[i] == ix[i-1]+1
+	}
+	if contiguous {
+		return fmt.Sprintf("rows %d-%d", ix[0], ix[len(ix)-1])
+	}
+	var s []string
+	for i, x := range ix {
+		if i == 3 {
+			return fmt.Sprintf("rows %s and %d more", strings.Join(s, ", "), len(ix)-3)
+		}
+		s = append(s, fmt.Sprint(x))
+	}
+	return "rows " + strings.Join(s, ", ")
+}
