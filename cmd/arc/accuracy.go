@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
+
 	"github.com/arcpass/arc/reference/accuracy"
 	"github.com/arcpass/arc/reference/codec"
 	"github.com/arcpass/arc/reference/collective"
@@ -27,19 +29,22 @@ const maxAccuracyElems = 1 << 24
 
 func runAccuracy(args []string, io stdio) int {
 	fs := newFlags("accuracy", io)
-	codecName := fs.String("codec", "", "only this codec: "+strings.Join(codec.Names(), ", ")+", or none (oneshot)")
-	algo := fs.String("algo", "", "only this algorithm: "+strings.Join(collective.Algos(), ", "))
-	world := fs.Int("world", 0, "only this world size")
-	dtype := fs.String("dtype", "", "only this I/O type: f16, bf16 or f32 (default f16 and bf16)")
-	elems := fs.Int("elems", accuracy.DefaultElems, "values per rank")
-	dist := fs.String("dist", "", "only these inputs: "+strings.Join(accuracy.Dists(), ", "))
-	seed := fs.Uint64("seed", accuracy.DefaultSeed, "input generator seed")
+	codecName := fs.String("codec", "", "only this `CODEC`: "+strings.Join(codec.Names(), ", ")+", or none (oneshot); any case")
+	algo := fs.String("algo", "", "only this `ALGO`rithm: "+strings.Join(collective.Algos(), ", ")+
+		", or a lowering as reports name it: quickreduce (twoshot), lowprec (fp8 on twoshot and hier)")
+	world := fs.Int("world", 0, "only this world size (`N` ranks)")
+	dtype := fs.String("dtype", "", "only this I/O `TYPE`: f16, bf16 or f32 (default f16 and bf16)")
+	elems := sizeFlag(fs, "elems", accuracy.DefaultElems, "values per rank (`N`; 4096, 64K, 1M)")
+	dist := fs.String("dist", "", "only these inputs (`DIST`): "+strings.Join(accuracy.Dists(), ", "))
+	seed := fs.Uint64("seed", accuracy.DefaultSeed, "input generator `SEED`")
 	cast := fs.Bool("cast", false, "bf16 travels as f16 under the fp codec (ROCm's default)")
 	asJSON := fs.Bool("json", false, "print every measurement as JSON")
+	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	fs.Usage = func() {
-		fmt.Fprintln(io.err, "usage: arc accuracy [--codec C] [--algo A] [--world N] [--dtype f16|bf16|f32] [--elems N] [--dist gaussian|outliers|llm] [--seed S] [--cast] [--json]")
-		fmt.Fprintln(io.err, "\nRuns arc's all-reduce algorithms and codecs (the Go reference of the kernels) on generated inputs and")
-		fmt.Fprintln(io.err, "compares every rank's output with the exact sum. Without flags: the table of docs/ACCURACY.md.")
+		fmt.Fprintln(io.out, "usage: arc accuracy [--codec C] [--algo A] [--world N] [--dtype f16|bf16|f32] [--elems N] [--dist gaussian|outliers|llm] [--seed S] [--cast] [--json] [-q]")
+		fmt.Fprintln(io.out, "\nRuns arc's all-reduce algorithms and codecs (the Go reference of the kernels) on generated inputs and")
+		fmt.Fprintln(io.out, "compares every rank's output with the exact sum. Without flags: the table of docs/ACCURACY.md.")
+		fmt.Fprintln(io.out, "\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args, io); !ok {
@@ -49,12 +54,14 @@ func runAccuracy(args []string, io stdio) int {
 		fmt.Fprintln(io.err, "arc accuracy: takes no arguments")
 		return exitUsage
 	}
-	configs, err := accuracyConfigs(*algo, *codecName, *world, *dtype, *dist, *elems, *seed, *cast)
+	configs, err := accuracyConfigs(*algo, *codecName, *world, *dtype, *dist, int(*elems), *seed, *cast)
 	if err != nil {
 		fmt.Fprintf(io.err, "arc accuracy: %v\n", err)
 		return exitUsage
 	}
-	results, err := accuracy.MeasureAll(configs, progress(io.err, len(configs)))
+	bar := progress(io.err, len(configs), *quiet)
+	results, err := accuracy.MeasureAll(configs, bar)
+	bar(-1)
 	if err != nil {
 		fmt.Fprintf(io.err, "arc: %v\n", err)
 		return exitInput
@@ -78,9 +85,20 @@ func runAccuracy(args []string, io stdio) int {
 // world sizes, types and distributions, each restricted by its flag.
 func accuracyConfigs(algo, codecName string, world int, dtype, dist string, elems int, seed uint64, cast bool) ([]accuracy.Config, error) {
 	algos := collective.Algos()
-	if algo != "" {
+	algo, codecName = strings.ToLower(strings.TrimSpace(algo)), strings.ToLower(strings.TrimSpace(codecName))
+	switch algo {
+	case "":
+	case "quickreduce": // ROCm's word for the two-shot kernel
+		algos = []string{"twoshot"}
+	case "lowprec": // the word of reports for fp8 through the two-shot kernels, flat and hierarchical
+		algos = []string{"twoshot", "hier"}
+		if codecName != "" && codecName != "fp8" {
+			return nil, fmt.Errorf("--algo lowprec is the fp8 codec, not --codec %s", codecName)
+		}
+		codecName = "fp8"
+	default:
 		if !slices.Contains(algos, algo) {
-			return nil, fmt.Errorf("unknown --algo %q (want %s)", algo, strings.Join(algos, ", "))
+			return nil, fmt.Errorf("unknown --algo %q (want %s, or a lowering: quickreduce, lowprec)", algo, strings.Join(algos, ", "))
 		}
 		algos = []string{algo}
 	}
@@ -153,18 +171,34 @@ func codecLabel(c string) string {
 	return c
 }
 
-// progress reports on w once a run takes more than a second, at most twice
-// a second.
-func progress(w io.Writer, total int) func(int) {
+// progress draws a bar on w, in place, once a run takes more than a
+// second (quiet: never). Call it with -1 at the end.
+func progress(w io.Writer, total int, quiet bool) func(int) {
+	if quiet {
+		return func(int) {}
+	}
 	start := time.Now()
-	var last time.Time
+	var bar *progressbar.ProgressBar
 	return func(done int) {
-		now := time.Now()
-		if now.Sub(start) < time.Second || (now.Sub(last) < 500*time.Millisecond && done < total) {
+		switch {
+		case done < 0:
+			if bar != nil {
+				bar.Finish()
+			}
 			return
+		case bar == nil && time.Since(start) < time.Second:
+			return
+		case bar == nil:
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(w),
+				progressbar.OptionSetDescription("arc accuracy"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetWidth(24),
+				progressbar.OptionThrottle(200*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
 		}
-		last = now
-		fmt.Fprintf(w, "arc accuracy: %d/%d measured\n", done, total)
+		bar.Set(done)
 	}
 }
 

@@ -118,13 +118,15 @@ func TestAccuracyUsageErrors(t *testing.T) {
 		{[]string{"--algo", "oneshot", "--codec", "int8"}, "oneshot runs codecs - at worlds"},
 		{[]string{"extra"}, "takes no arguments"},
 		{[]string{"--world", "x"}, "invalid argument"},
+		{[]string{"--elems", "1T"}, "invalid argument"},
+		{[]string{"--algo", "lowprec", "--codec", "int8"}, "--algo lowprec is the fp8 codec"},
 	} {
 		code, out, stderr := runAccuracyCLI(append([]string{"accuracy"}, c.args...)...)
 		if code != exitUsage || out != "" || !strings.Contains(stderr, c.msg) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, stderr, c.msg)
 		}
 	}
-	if code, _, stderr := runAccuracyCLI("accuracy", "--help"); code != exitOK || !strings.Contains(stderr, "usage: arc accuracy") {
-		t.Errorf("--help: exit %d, %q", code, stderr)
+	if code, out, _ := runAccuracyCLI("accuracy", "--help"); code != exitOK || !strings.Contains(out, "usage: arc accuracy") {
+		t.Errorf("--help: exit %d, %q", code, out)
 	}
 }

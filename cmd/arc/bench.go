@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -24,11 +23,11 @@ func runBench(args []string, io stdio) int {
 	f.add(fs, bench.Lowerings)
 	var csvPath, plotPath, from string
 	fs.StringVar(&csvPath, "csv", "", "write every measurement to `FILE.csv`")
-	fs.StringVar(&from, "from", "", "print the tables (and --plot) of measurements `arc bench --csv` wrote (`FILE.csv`) instead of measuring; no GPU needed")
+	fs.StringVar(&from, "from", "", "print the tables (and --plot) of the measurements in `FILE.csv` (written by arc bench --csv) instead of measuring; no GPU needed")
 	fs.StringVar(&plotPath, "plot", "", "draw time and speedup against size into `FILE` (.png or .svg)")
 	fs.Usage = func() {
-		fmt.Fprintln(io.err, "usage: arc bench [flags]")
-		fmt.Fprint(io.err, `
+		fmt.Fprintln(io.out, "usage: arc bench [flags]")
+		fmt.Fprint(io.out, `
 Times one all-reduce per size, dtype and lowering on this machine's GPUs, with
 native (XLA/NCCL) measured in the same process and run, and prints a table of
 microseconds (rows: sizes; columns: lowerings) with auto's speedup over native.
@@ -89,7 +88,7 @@ of measurement in a mixed file with --level and --link).
 		return exitInput
 	}
 	if plotPath != "" && anyMeasured(rs) {
-		if err := writeFileAtomic(plotPath, func(w *os.File) error { return bench.WritePlot(w, rs, plotFormat) }); err != nil {
+		if err := writeFileAtomic(plotPath, func(w writer) error { return bench.WritePlot(w, rs, plotFormat) }); err != nil {
 			failed(io, err)
 			return exitInput
 		}
@@ -103,7 +102,7 @@ func csvSaver(path string) func([]bench.Result) error {
 		if path == "" {
 			return nil
 		}
-		return writeFileAtomic(path, func(w *os.File) error { return bench.WriteCSV(w, rs) })
+		return writeFileAtomic(path, func(w writer) error { return bench.WriteCSV(w, rs) })
 	}
 }
 

@@ -28,11 +28,11 @@ func TestBenchHelp(t *testing.T) {
 		"tune":  {"--level", "--link", "--from", "--margin", "--output", "--chain"},
 	} {
 		code, out, errs := benchCLI(cmd, "--help")
-		if code != exitOK || out != "" || !strings.HasPrefix(errs, "usage: arc "+cmd) {
-			t.Errorf("%s --help: exit %d, stdout %q, stderr starts %q", cmd, code, out, errs[:min(len(errs), 40)])
+		if code != exitOK || errs != "" || !strings.HasPrefix(out, "usage: arc "+cmd) {
+			t.Errorf("%s --help: exit %d, stderr %q, stdout starts %q", cmd, code, errs, out[:min(len(out), 40)])
 		}
 		for _, f := range flags {
-			if !strings.Contains(errs, f) {
+			if !strings.Contains(out, f) {
 				t.Errorf("%s --help does not mention %s", cmd, f)
 			}
 		}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/passes"
 )
 
 func init() {
@@ -19,22 +22,36 @@ func runCompile(args []string, io stdio) int {
 	var explain bool
 	addSettings(fs, &opt)
 	fs.StringVarP(&out, "output", "o", "-", "write the lowered module to `FILE` (- for stdout)")
-	fs.StringVar(&report, "report", "", "write the decisions as JSON to `FILE.json`")
+	fs.StringVar(&report, "report", "", "write the decisions as JSON to `FILE.json` (- for stdout)")
 	fs.BoolVar(&explain, "explain", false, "print the decisions as a table on stderr")
 	fs.StringArrayVar(&opt.PrintAfter, "print-after", nil, "print the module to stderr after `PASS` (repeatable; all for every pass)")
 	fs.StringVar(&opt.DumpDir, "dump-dir", "", "write the module after every pass into `DIR`")
 	fs.BoolVar(&opt.VerifyEach, "verify-each", false, "check the module after every pass, not only at the ends")
 	fs.StringSliceVar(&opt.Passes, "passes", nil, "run only these passes of the target's table (`LIST`), on a module that carries what the others write")
 	fs.Usage = func() {
-		fmt.Fprintln(io.err, "usage: arc compile --target TARGET [flags] FILE|-")
-		fmt.Fprintln(io.err, "\nLowers every all-reduce of a StableHLO module for TARGET; text no pass changes is kept byte-for-byte.")
+		fmt.Fprintln(io.out, "usage: arc compile --target TARGET [flags] FILE|-")
+		fmt.Fprintln(io.out, "\nLowers every all-reduce of a StableHLO module for TARGET; text no pass changes is kept byte-for-byte.")
+		fmt.Fprintln(io.out, "MLIR bytecode (what JAX hands PJRT) is converted to text when arc_mlir_to_text.py and jaxlib are found.")
+		fmt.Fprintln(io.out, "Exit status: 0 on success, 1 on bad input (arc: FILE:LINE:COL: message), 2 on bad usage.")
+		fmt.Fprintln(io.out, "\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args, io); !ok {
 		return code
 	}
+	outs := []output{{flag: "-o", path: out}}
+	if fs.Changed("report") {
+		outs = append(outs, output{flag: "--report", path: report})
+	}
+	if err := checkOutputs(outs); err != nil {
+		fmt.Fprintf(io.err, "arc compile: %v\n", err)
+		return exitUsage
+	}
 	name, src, code, ok := readOneInput(fs, io)
 	if !ok {
+		return code
+	}
+	if src, code, ok = textOf(name, src, io); !ok {
 		return code
 	}
 	opt.LibtpuInitArgs = os.Getenv("LIBTPU_INIT_ARGS")
@@ -48,28 +65,58 @@ func runCompile(args []string, io stdio) int {
 		}
 		return exitInput
 	}
+	if !opt.Strict {
+		warnUnlowered(name, src, opt.Target, rep, explain, io)
+	}
 	if explain {
 		if err := rep.WriteTable(io.err); err != nil {
 			fmt.Fprintf(io.err, "arc: %v\n", err)
 			return exitInput
 		}
 	}
-	if report != "" {
-		if err := writeFileAtomic(report, func(f *os.File) error { return rep.WriteJSON(f) }); err != nil {
+	outs[0].data = lowered
+	if len(outs) > 1 {
+		var buf bytes.Buffer
+		if err := rep.WriteJSON(&buf); err != nil {
 			fmt.Fprintf(io.err, "arc: %v\n", err)
 			return exitInput
 		}
+		outs[1].data = buf.Bytes()
 	}
-	if out == "-" {
-		if _, err := io.out.Write(lowered); err != nil {
-			fmt.Fprintf(io.err, "arc: %v\n", err)
-			return exitInput
-		}
-		return exitOK
-	}
-	if err := writeFileAtomic(out, func(f *os.File) error { _, err := f.Write(lowered); return err }); err != nil {
+	if err := writeOutputs(outs, io.out); err != nil {
 		fmt.Fprintf(io.err, "arc: %v\n", err)
 		return exitInput
 	}
 	return exitOK
+}
+
+// warnUnlowered says on stderr what --strict would refuse: a module lowered
+// before for another target, and (unless the --explain table shows it) a
+// compile that lowered nothing.
+func warnUnlowered(name string, src []byte, target string, rep *passes.Report, explain bool, io stdio) {
+	if bytes.Contains(src, []byte(passes.AttrTarget)) {
+		if m, err := ir.ParseModule(name, src); err == nil {
+			if before := arc.LoweredFor(m); before != "" && before != target {
+				fmt.Fprintf(io.err, "arc: warning: %s was lowered for %s before: its arc calls stay as they are, not lowered for %s (--strict makes this an error)\n",
+					name, before, target)
+				return
+			}
+		}
+	}
+	if target == "none" || explain {
+		return
+	}
+	allReduces, lowered := 0, 0
+	for _, row := range rep.Collectives {
+		if row.Op == "all_reduce" {
+			allReduces++
+			if row.Lowering != "" && row.Lowering != "native" {
+				lowered++
+			}
+		}
+	}
+	if allReduces > 0 && lowered == 0 {
+		fmt.Fprintf(io.err, "arc: note: nothing lowered for %s: %d all-reduce operand(s) stay native (--explain says why; --strict makes this an error)\n",
+			target, allReduces)
+	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,12 +11,20 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// maxInput bounds what arc reads of one input: far above any program, far
+// below what would exhaust memory.
+const maxInput = 1 << 30
+
 // readOneInput reads the one input FILE a command takes after its flags. When
 // ok is false the command exits with code (2 without exactly one argument, 1
 // when the file cannot be read), the message already printed.
 func readOneInput(fs *pflag.FlagSet, s stdio) (name string, src []byte, code int, ok bool) {
 	if fs.NArg() != 1 {
 		fmt.Fprintf(s.err, "arc %s: want exactly one input FILE (or - for stdin)\n", fs.Name())
+		return "", nil, exitUsage, false
+	}
+	if fs.Arg(0) == "" {
+		fmt.Fprintf(s.err, "arc %s: the input FILE is empty text (- reads stdin)\n", fs.Name())
 		return "", nil, exitUsage, false
 	}
 	name, src, err := readInput(fs.Arg(0), s)
@@ -27,56 +37,216 @@ func readOneInput(fs *pflag.FlagSet, s stdio) (name string, src []byte, code int
 
 // readInput reads FILE, or standard input for "-" (named <stdin> in messages).
 func readInput(path string, s stdio) (string, []byte, error) {
+	name, r := path, s.in
 	if path == "-" {
-		data, err := io.ReadAll(s.in)
-		return "<stdin>", data, err
+		name = "<stdin>"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return path, nil, err
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			return path, nil, fmt.Errorf("%s: is a directory, not a module", path)
+		}
+		r = f
 	}
-	data, err := os.ReadFile(path)
-	return path, data, err
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return name, nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(data) > maxInput {
+		return name, nil, fmt.Errorf("%s:1:1: the input is larger than arc reads (%d bytes)", name, maxInput)
+	}
+	return name, data, nil
 }
 
-// writeFileAtomic writes a file through a temporary file in the same
-// directory and renames it into place, so a failure never leaves half a file.
-// Paths that are not regular files (/dev/stderr, a pipe) are written directly;
-// a symbolic link is followed, so the link stays and its target is replaced.
-func writeFileAtomic(path string, write func(*os.File) error) error {
-	fi, statErr := os.Stat(path) // follows a link: fi describes its target
-	if statErr == nil && !fi.Mode().IsRegular() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return fmt.Errorf("cannot write %s: %v", path, err)
+// output is one file a command writes: "-" is standard output.
+type output struct {
+	flag, path string
+	data       []byte
+}
+
+// checkOutputs refuses output paths that cannot work: an empty path, and
+// two outputs on one file (or both on standard output), which would
+// leave one of them lost. The paths are compared after symbolic links.
+func checkOutputs(outs []output) error {
+	for i, o := range outs {
+		if o.path == "" {
+			return fmt.Errorf("%s \"\": want a file name, or - for stdout", o.flag)
 		}
-		if err := write(f); err != nil {
-			f.Close()
-			return fmt.Errorf("cannot write %s: %v", path, err)
+		for _, p := range outs[:i] {
+			if samePath(o.path, p.path) {
+				if p.path == "-" {
+					return fmt.Errorf("%s and %s both write standard output (give %s a FILE)", p.flag, o.flag, p.flag)
+				}
+				return fmt.Errorf("%s and %s both write %s", p.flag, o.flag, p.path)
+			}
 		}
-		return f.Close()
 	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
+	return nil
+}
+
+func samePath(a, b string) bool {
+	if a == "-" || b == "-" {
+		return a == b
+	}
+	ra, rb := resolveLinks(a), resolveLinks(b)
+	if fa, err := os.Stat(ra); err == nil {
+		if fb, err := os.Stat(rb); err == nil {
+			return os.SameFile(fa, fb)
+		}
+	}
+	aa, err1 := filepath.Abs(ra)
+	ab, err2 := filepath.Abs(rb)
+	return err1 == nil && err2 == nil && aa == ab
+}
+
+// resolveLinks follows path while it is a symbolic link, to the file a
+// write through it reaches, whether that exists yet or not.
+func resolveLinks(path string) string {
+	for i := 0; i < 40; i++ {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return path
+}
+
+// writeOutputs writes every output or, when one cannot be written, none:
+// each file is written in full beside its destination first, and renamed
+// into place only once all are. Standard output comes last.
+func writeOutputs(outs []output, stdout io.Writer) error {
+	var staged []*staging
+	defer func() {
+		for _, s := range staged {
+			s.abort()
+		}
+	}()
+	for _, o := range outs {
+		if o.path == "-" {
+			continue
+		}
+		data := o.data
+		s, err := stage(o.path, func(w io.Writer) error { _, err := w.Write(data); return err })
+		if err != nil {
+			return err
+		}
+		staged = append(staged, s)
+	}
+	for _, s := range staged {
+		if err := s.commit(); err != nil {
+			return err
+		}
+	}
+	for _, o := range outs {
+		if o.path == "-" {
+			if _, err := stdout.Write(o.data); err != nil {
+				return fmt.Errorf("cannot write standard output: %v", err)
+			}
+		}
+	}
+	return nil
+}
+
+// writer is io.Writer, for commands whose stdio parameter is named io.
+type writer = io.Writer
+
+// writeFileAtomic writes one file as writeOutputs does.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	s, err := stage(path, write)
+	if err != nil {
+		return err
+	}
+	defer s.abort()
+	return s.commit()
+}
+
+// staging is a file written in full and not yet in place.
+type staging struct {
+	path, tmp string
+	direct    []byte // a device or pipe: written at commit, as it cannot be replaced
+	done      bool
+}
+
+// stage writes a file's content through a temporary file in the
+// destination's directory (created with a random name and O_EXCL, so a
+// planted link cannot redirect it). A symbolic link is followed, so the
+// link stays and its target is written. Paths that are not regular files
+// (/dev/stderr, a pipe) are written directly, at commit.
+func stage(path string, write func(io.Writer) error) (*staging, error) {
+	fail := func(err error) (*staging, error) { return nil, fmt.Errorf("cannot write %s: %v", path, err) }
+	real := resolveLinks(path)
+	fi, statErr := os.Stat(real)
+	switch {
+	case statErr == nil && fi.IsDir():
+		return fail(errors.New("is a directory"))
+	case statErr == nil && !fi.Mode().IsRegular():
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			return fail(err)
+		}
+		return &staging{path: real, direct: buf.Bytes()}, nil
 	}
 	mode := os.FileMode(0o644) // CreateTemp makes 0600: keep what a plain write would give
 	if statErr == nil {
 		mode = fi.Mode().Perm() // replacing a file keeps its permissions
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
+		return fail(err)
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
+	s := &staging{path: real, tmp: tmp.Name()}
 	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
-		return fmt.Errorf("cannot write %s: %v", path, err)
+		s.abort()
+		return fail(err)
 	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("cannot write %s: %v", path, err)
+		s.abort()
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
+		s.abort()
+		return fail(err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
+	return s, nil
+}
+
+func (s *staging) commit() error {
+	s.done = true
+	if s.tmp == "" {
+		f, err := os.OpenFile(s.path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %v", s.path, err)
+		}
+		if _, err := f.Write(s.direct); err != nil {
+			f.Close()
+			return fmt.Errorf("cannot write %s: %v", s.path, err)
+		}
+		return f.Close()
+	}
+	if err := os.Rename(s.tmp, s.path); err != nil {
+		os.Remove(s.tmp)
+		return fmt.Errorf("cannot write %s: %v", s.path, err)
 	}
 	return nil
+}
+
+// abort removes the temporary file of a staging not committed.
+func (s *staging) abort() {
+	if !s.done && s.tmp != "" {
+		os.Remove(s.tmp)
+	}
+	s.done = true
 }

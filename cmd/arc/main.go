@@ -8,8 +8,11 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/arcpass/arc"
 )
 
 // Exit codes shared by every subcommand.
@@ -42,14 +45,28 @@ func main() {
 	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
 }
 
-// run dispatches to a subcommand and returns the process exit code.
+// run dispatches to a subcommand and returns the process exit code. Help
+// that is asked for goes to stdout with exit 0; help after a mistake goes
+// to stderr with exit 2.
 func run(args []string, io stdio) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(io.err)
-		if len(args) == 0 {
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		if len(args) > 1 && args[0] == "help" { // arc help compile
+			if cmd, ok := commands[args[1]]; ok {
+				return cmd.run([]string{"--help"}, io)
+			}
+			fmt.Fprintf(io.err, "arc: unknown command %q\n\n", args[1])
+			usage(io.err)
 			return exitUsage
 		}
+		usage(io.out)
 		return exitOK
+	case "--version", "-version":
+		return commands["version"].run(args[1:], io)
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -71,13 +88,16 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'arc <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'arc <command> --help' for a command's flags; arc --version prints the version.")
+	fmt.Fprintln(w, "Exit status: 0 on success, 1 on bad input (arc: FILE:LINE:COL: message), 2 on bad usage.")
 }
 
-// newFlags makes a subcommand's flag set, writing to the command's stderr.
+// newFlags makes a subcommand's flag set. pflag writes only help to it
+// (under ContinueOnError errors come back to parseFlags), so it is stdout.
 func newFlags(name string, io stdio) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs.SetOutput(io.out)
+	fs.SortFlags = true
 	return fs
 }
 
@@ -85,6 +105,10 @@ func newFlags(name string, io stdio) *pflag.FlagSet {
 // with code: 0 after --help, 2 on a bad flag (reported here: pflag prints
 // nothing under ContinueOnError).
 func parseFlags(fs *pflag.FlagSet, args []string, io stdio) (code int, ok bool) {
+	if err := checkBoolValues(fs, args); err != nil {
+		fmt.Fprintf(io.err, "arc %s: %v\n", fs.Name(), err)
+		return exitUsage, false
+	}
 	err := fs.Parse(args)
 	switch {
 	case err == nil:
@@ -94,4 +118,37 @@ func parseFlags(fs *pflag.FlagSet, args []string, io stdio) (code int, ok bool) 
 	}
 	fmt.Fprintf(io.err, "arc %s: %v\n", fs.Name(), err)
 	return exitUsage, false
+}
+
+// checkBoolValues refuses a boolean flag followed by a boolean word, as in
+// `--cast-bf16-to-fp16 false`: a boolean flag takes its value after "="
+// only, so pflag would set it true and read "false" as an input file.
+func checkBoolValues(fs *pflag.FlagSet, args []string) error {
+	for i := 0; i < len(args)-1; i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		var f *pflag.Flag
+		switch {
+		case strings.HasPrefix(a, "--") && !strings.Contains(a, "="):
+			f = fs.Lookup(a[2:])
+		case len(a) == 2 && a[0] == '-' && a[1] != '-':
+			f = fs.ShorthandLookup(a[1:])
+		default:
+			continue
+		}
+		if f == nil {
+			continue
+		}
+		if f.NoOptDefVal == "" {
+			i++ // the flag's value, whatever it says
+			continue
+		}
+		if _, err := arc.ParseBool(args[i+1]); err == nil {
+			return fmt.Errorf("%s %s: a boolean flag takes its value after '=': write %s=%s (or ./%s for a file)",
+				a, args[i+1], a, args[i+1], args[i+1])
+		}
+	}
+	return nil
 }

@@ -1,9 +1,17 @@
 package main
 
-import "github.com/arcpass/arc/proxy/worker"
+import (
+	"fmt"
+
+	"github.com/arcpass/arc/proxy/worker"
+)
 
 func init() {
 	register("serve", "compile programs for arc's PJRT plugin (framed requests on stdin)", func(args []string, io stdio) int {
+		if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") { // help asked for: stdout, exit 0
+			fmt.Fprintln(io.out, "usage: arc serve\n\nReads framed compile requests on stdin and answers on stdout; arc's standalone PJRT plugin runs it.")
+			return exitOK
+		}
 		return worker.Main(args, io.in, io.out, io.err)
 	})
 }

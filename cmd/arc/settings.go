@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/internal/size"
 )
 
 // addSettings registers a flag for every option arc.Settings defines, so the
@@ -49,4 +50,31 @@ func (v settingValue) Type() string {
 		return "stringArray"
 	}
 	return v.s.Value
+}
+
+// sizeFlag is an integer flag that takes size suffixes (4K, 1M: binary),
+// as every size arc takes does.
+func sizeFlag(fs *pflag.FlagSet, name string, value int64, usage string) *int64 {
+	v := sizeValue(value)
+	fs.Var(&v, name, usage)
+	return (*int64)(&v)
+}
+
+type sizeValue int64
+
+func (v *sizeValue) String() string { return size.Format(int64(*v)) }
+func (v *sizeValue) Type() string   { return "size" }
+func (v *sizeValue) Set(s string) error {
+	n, err := size.Parse(s)
+	*v = sizeValue(n)
+	return err
+}
+
+// settingNames lists the flag and variable of every setting, for tests and help.
+func settingNames() []struct{ name, env string } {
+	var out []struct{ name, env string }
+	for _, s := range arc.Settings {
+		out = append(out, struct{ name, env string }{s.Name, s.Env})
+	}
+	return out
 }

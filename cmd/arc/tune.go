@@ -28,12 +28,12 @@ func runTune(args []string, io stdio) int {
 	var out, from, csvPath string
 	var margin float64
 	fs.StringVarP(&out, "output", "o", "-", "write the profile to `FILE.json` (- for stdout)")
-	fs.StringVar(&from, "from", "", "fit measurements `arc bench --csv` wrote (`FILE.csv`) instead of measuring")
+	fs.StringVar(&from, "from", "", "fit the measurements in `FILE.csv` (written by arc bench --csv) instead of measuring")
 	fs.StringVar(&csvPath, "csv", "", "also write the measurements to `FILE.csv`")
 	fs.Float64Var(&margin, "margin", 0.05, "a lowering must beat native (and a two-shot one oneshot) by this fraction to be allowed at a size")
 	fs.Usage = func() {
-		fmt.Fprintln(io.err, "usage: arc tune [flags]")
-		fmt.Fprint(io.err, `
+		fmt.Fprintln(io.out, "usage: arc tune [flags]")
+		fmt.Fprint(io.out, `
 Runs arc bench's sweep (or reads one with --from) and writes a cost profile:
 per world, dtype and lowering, the measured points [bytes, us], a latency and
 bandwidth fitted to them, and the sizes where the lowering beats native by
@@ -48,6 +48,10 @@ runtime proxy (ARC_PROFILE) read it; lowering/cuda/profiles/ holds the ones buil
 	}
 	if fs.NArg() != 0 {
 		fmt.Fprintf(io.err, "arc tune: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if err := checkOutputs([]output{{flag: "-o", path: out}}); err != nil {
+		fmt.Fprintf(io.err, "arc tune: %v\n", err)
 		return exitUsage
 	}
 	if margin < 0 || margin >= 1 {
@@ -89,7 +93,7 @@ runtime proxy (ARC_PROFILE) read it; lowering/cuda/profiles/ holds the ones buil
 		}
 		return exitOK
 	}
-	if err := writeFileAtomic(out, func(w *os.File) error { return bench.WriteProfile(w, prof) }); err != nil {
+	if err := writeFileAtomic(out, func(w writer) error { return bench.WriteProfile(w, prof) }); err != nil {
 		failed(io, err)
 		return exitInput
 	}
