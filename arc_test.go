@@ -20,27 +20,32 @@ import (
 // lowering/testdata and the fixtures of testdata/fixtures, by path.
 func inputs(t *testing.T) map[string][]byte {
 	t.Helper()
-	var paths []string
-	for _, pattern := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir"} {
-		p, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p...)
-	}
-	out := map[string][]byte{}
-	for _, p := range paths {
-		if strings.HasSuffix(p, ".out.mlir") {
-			continue
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[p] = src
-	}
+	out := modules(t, "lowering/testdata/*.mlir", "testdata/fixtures/*.mlir")
 	if len(out) < 10 {
 		t.Fatalf("found %d input modules; the tests need the testdata of lowering/ and testdata/fixtures", len(out))
+	}
+	return out
+}
+
+// modules reads the modules the patterns match, golden outputs left out.
+func modules(t *testing.T, patterns ...string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, pattern := range patterns {
+		paths, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if strings.HasSuffix(p, ".out.mlir") {
+				continue
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[p] = src
+		}
 	}
 	return out
 }
@@ -351,26 +356,8 @@ func TestWriteOutputsForTheVerifier(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	var paths []string
-	for _, pat := range []string{"lowering/testdata/*.mlir", "testdata/fixtures/*.mlir",
-		"examples/*/model.mlir", "ir/testdata/*.mlir", "ir/testdata/*/*.mlir", "passes/testdata/*/*.mlir", "lowering/*/testdata/*/*.mlir"} {
-		p, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p...)
-	}
-	ins := map[string][]byte{}
-	for _, p := range paths {
-		if strings.HasSuffix(p, ".out.mlir") {
-			continue
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ins[p] = src
-	}
+	ins := modules(t, "lowering/testdata/*.mlir", "testdata/fixtures/*.mlir", "examples/*/model.mlir",
+		"ir/testdata/*.mlir", "ir/testdata/*/*.mlir", "passes/testdata/*/*.mlir", "lowering/*/testdata/*/*.mlir")
 	written := 0
 	for _, path := range sortedKeys(ins) {
 		name := strings.NewReplacer("../", "", "/", "_").Replace(strings.TrimSuffix(path, ".mlir"))

@@ -12,10 +12,10 @@ package bench
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/arcpass/arc/internal/size"
 	"github.com/arcpass/arc/reference/codec"
 )
 
@@ -216,43 +216,19 @@ func ParseSizes(s string) ([]int64, error) {
 	return out, nil
 }
 
-// ParseSize reads one size: "4096", "4K", "64KiB", "1M", "2G".
+// ParseSize reads one size: "4096", "4K", "64KiB", "1M", "2G" (the
+// spellings of every size arc takes, internal/size), positive.
 func ParseSize(s string) (int64, error) {
-	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
-	mult := int64(1)
-	if t != "" {
-		switch t[len(t)-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		}
-		if mult > 1 {
-			t = t[:len(t)-1]
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<40)/mult {
+	n, err := size.Parse(s)
+	if err != nil || n == 0 {
 		return 0, fmt.Errorf("bad size %q: want a positive byte count such as 4096, 4K, 64K, 1M", s)
 	}
-	return n * mult, nil
+	return n, nil
 }
 
 // FormatSize prints a size the way ParseSize reads it, in the largest unit
 // that divides it: 4K, 1M, 1536K, 100.
-func FormatSize(n int64) string {
-	for _, u := range []struct {
-		shift  uint
-		suffix string
-	}{{30, "G"}, {20, "M"}, {10, "K"}} {
-		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
-			return strconv.FormatInt(n>>u.shift, 10) + u.suffix
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
+func FormatSize(n int64) string { return size.Format(n) }
 
 // ParseDTypes reads a comma-separated list of dtypes.
 func ParseDTypes(s string) []string { return splitList(s) }

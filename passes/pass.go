@@ -38,6 +38,20 @@ type State struct {
 	Options Options
 }
 
+// Apply makes ed's edits the state's module; a pass with nothing to change
+// leaves the module as it is (text no pass changed comes back byte for byte).
+func (s *State) Apply(ed *ir.Editor) error {
+	if !ed.Changed() {
+		return nil
+	}
+	out, err := ed.Apply()
+	if err != nil {
+		return err
+	}
+	s.Module = out
+	return nil
+}
+
 // Func makes a Pass of a named function that needs the passes in requires.
 func Func(name string, requires []string, run func(*State) error) Pass {
 	return funcPass{name, requires, run}

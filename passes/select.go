@@ -55,15 +55,7 @@ var SelectPass = Func("select", []string{"analyse"}, func(s *State) error {
 			return err
 		}
 	}
-	if !ed.Changed() {
-		return nil
-	}
-	out, err := ed.Apply()
-	if err != nil {
-		return err
-	}
-	s.Module = out
-	return nil
+	return s.Apply(ed)
 })
 
 // byOp groups rows by the op they belong to, in source order.

@@ -144,15 +144,7 @@ func lower(s *passes.State) error {
 			return err
 		}
 	}
-	if !ed.Changed() {
-		return nil
-	}
-	out, err := ed.Apply()
-	if err != nil {
-		return err
-	}
-	s.Module = out
-	return nil
+	return s.Apply(ed)
 }
 
 // Generations are the TPU chip generations of the 2-D slices arc knows,
