@@ -112,9 +112,12 @@ func (k *Checker) readGroups(c *ir.Collective, lit *dense, global bool, fail fun
 func (k *Checker) space(mode Mode) (what string, size int64) {
 	switch mode {
 	case CrossPartition:
+		if k.partitions == 0 {
+			return "partitions", -1
+		}
 		return "partitions", k.partitions
 	case FlattenedIDs:
-		if k.replicas == 0 {
+		if k.replicas == 0 || k.partitions == 0 {
 			return "flattened ids", -1
 		}
 		if k.replicas > math.MaxInt64/k.partitions {
@@ -143,30 +146,32 @@ func (k *Checker) spaceWords(mode Mode) string {
 	return fmt.Sprintf("num_replicas = %d%s", k.replicas, from)
 }
 
-// checkSpace applies the specification's rules that need the grid: ids
-// below the size of the mode's id space (all_reduce_c2, c3), and groups that
-// cover it, every process in one group ("Collective ops": the groups "must
-// cover all replica_ids", or all process_ids for flattened ids). A module
-// that does not state num_replicas gets it from its first all-reduce: a valid
-// program covers every replica, so the ids it names are all of them.
-func (k *Checker) checkSpace(c *ir.Collective, mode Mode, g idGroups, fail func(string, ...any) error) error {
-	what, size := k.space(mode)
-	if g.n == 0 {
-		if g.emptyList {
-			return nil // XLA's one group of all ids, however many there are
+// checkNamed rejects groups that name no process (only padding, or groups
+// of no id): they leave every process of every grid out of the op.
+func (k *Checker) checkNamed(mode Mode, g idGroups, fail func(string, ...any) error) error {
+	if g.n == 0 && !g.emptyList {
+		what, _ := k.space(mode)
+		if what == "flattened ids" {
+			what = "processes"
 		}
 		return fail("replica groups name no %s: %s mode needs each of them in one group", what, mode)
 	}
-	if size < 0 { // num_replicas unknown: the ids say
-		r := g.n
-		if mode == FlattenedIDs {
-			if g.n%k.partitions != 0 {
-				return fail("replica groups name %d flattened ids, which is not a multiple of num_partitions = %d", g.n, k.partitions)
-			}
-			r = g.n / k.partitions
-		}
-		k.replicas = r
-		k.replicasFrom = fmt.Sprintf("which the module does not state: the all-reduce at %s implies it", c.Pos)
+	return nil
+}
+
+// checkSpace applies the specification's rules that need the grid: ids
+// below the size of the mode's id space (all_reduce_c2, c3), and groups that
+// cover it, every process in one group ("Collective ops": the groups "must
+// cover all replica_ids", or all process_ids for flattened ids). Where
+// num_replicas is unknown only num_partitions can be held against the ids.
+func (k *Checker) checkSpace(mode Mode, g idGroups, fail func(string, ...any) error) error {
+	what, size := k.space(mode)
+	switch {
+	case g.n == 0:
+		return nil // XLA's one group of all ids, however many there are
+	case size < 0 && mode == FlattenedIDs && k.partitions > 0 && g.n%k.partitions != 0:
+		return fail("replica groups name %d flattened ids, which is not a multiple of num_partitions = %d", g.n, k.partitions)
+	case size < 0:
 		return nil
 	}
 	if g.n > size {
@@ -183,8 +188,18 @@ func (k *Checker) checkSpace(c *ir.Collective, mode Mode, g idGroups, fail func(
 func (k *Checker) expand(res *Result, g idGroups) {
 	res.LogicalGroups = g.rows
 	res.ImplicitGroups = g.emptyList
-	if k.replicas == 0 {
+	switch {
+	case k.gridWhy != "":
+		res.NotLowerable = k.gridWhy
+		return
+	case k.disagree != "":
+		res.NotLowerable = k.disagree
+		return
+	case k.replicas == 0 && g.emptyList:
 		res.NotLowerable = "replica_groups is empty and the module does not state num_replicas"
+		return
+	case k.replicas == 0:
+		res.NotLowerable = "the module does not state num_replicas"
 		return
 	}
 	world := int64(math.MaxInt64)

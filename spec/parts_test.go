@@ -94,7 +94,10 @@ func TestSplatsStaySmall(t *testing.T) {
 		k := &Checker{m: m, replicas: 1, partitions: 1}
 		g, err := k.readGroups(&ir.Collective{}, lit, false, fail)
 		if err == nil {
-			err = k.checkSpace(&ir.Collective{}, CrossReplica, g, fail)
+			err = k.checkNamed(CrossReplica, g, fail)
+		}
+		if err == nil {
+			err = k.checkSpace(CrossReplica, g, fail)
 		}
 		runtime.ReadMemStats(&after)
 		got := ""
@@ -167,7 +170,7 @@ func TestPromotable(t *testing.T) {
 		want bool
 	}{
 		{"f16", "f32", true}, {"f32", "f16", false}, {"bf16", "f16", true}, {"f8E4M3FN", "bf16", true},
-		{"i8", "i32", true}, {"i32", "i8", false}, {"ui8", "i16", true}, {"i1", "i1", true}, {"i1", "i8", true},
+		{"i8", "i32", true}, {"i32", "i8", false}, {"ui8", "i16", true}, {"i1", "i1", true}, {"i1", "i8", false}, {"i8", "i1", false},
 		{"i32", "f32", false}, {"f32", "complex<f32>", false}, {"complex<f32>", "complex<f64>", true},
 		{"complex<f64>", "complex<f32>", false},
 		{"!quant.uniform<i8:f32, 0.5:1>", "!quant.uniform<i16:f32, 0.5:1>", true},
@@ -178,6 +181,75 @@ func TestPromotable(t *testing.T) {
 	} {
 		if got := promotable(tc.x, tc.y); got != tc.want {
 			t.Errorf("promotable(%s, %s) = %v", tc.x, tc.y, got)
+		}
+	}
+}
+
+// TestElemTypes checks the reading of element types: one canonical spelling
+// per type, and HLO_Tensor's membership.
+func TestElemTypes(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"!quant.uniform<i8:f32, 2.0:15>", "!quant.uniform<i8<-128:127>:f32, 2.000000e+00:15>", true},
+		{"!quant.uniform<i8:f32, 2.0>", "!quant.uniform<i8:f32, 2.0:0>", true},
+		{"!quant.uniform<i8:f32, 2.0>", "!quant.uniform<i8:f32, 2.5>", false},
+		{"!quant.uniform<i8:f32, 2.0>", "!quant.uniform<u8:f32, 2.0>", false},
+		{"!quant.uniform<i8:f32:0, {2.0:1, 3.0}>", "!quant.uniform<i8:f32:0, {2.0e0:1, 3.0:0}>", true},
+		{"!quant.uniform<i8:f32:0, {2.0}>", "!quant.uniform<i8:f32:1, {2.0}>", false},
+		{"complex<f32>", "complex< f32 >", true},
+		{"i8", "si8", false},
+	} {
+		a, okA := parseElem(tc.a)
+		b, okB := parseElem(tc.b)
+		if !okA || !okB || (a.canon == b.canon) != tc.same {
+			t.Errorf("%s (%v, %s) and %s (%v, %s): same %v, want %v", tc.a, okA, a.canon, tc.b, okB, b.canon, a.canon == b.canon, tc.same)
+		}
+	}
+	for _, tc := range []struct {
+		e               string
+		stablehlo, mhlo bool
+	}{
+		{"i1", true, true}, {"i2", true, true}, {"ui64", true, true}, {"si8", false, false}, {"i7", false, false},
+		{"bf16", true, true}, {"tf32", false, false}, {"f8E4M3B11FNUZ", true, true}, {"f8E9M9", false, false},
+		{"complex<f64>", true, true}, {"complex<bf16>", false, false},
+		{"!quant.uniform<i32:f32, 1.0>", true, true}, {"!quant.uniform<i64:f32, 1.0>", false, false},
+		{"!quant.uniform<u4:f16, 1.0:15>", true, true}, {"!quant.uniform<u4:f16, 1.0:16>", false, false},
+		{"!quant.uniform<i8<-8:7>:f32, 1.0:-9>", false, false},
+		{"!quant.uniform<i8:f32:0, {1.0, 2.0}>", false, true},
+	} {
+		e, ok := parseElem(tc.e)
+		if !ok && (tc.stablehlo || tc.mhlo) {
+			t.Errorf("%s: not read", tc.e)
+			continue
+		}
+		if ok && (e.hlo(false) != tc.stablehlo || e.hlo(true) != tc.mhlo) {
+			t.Errorf("%s: HLO_Tensor %v, MHLO_Tensor %v; want %v, %v", tc.e, e.hlo(false), e.hlo(true), tc.stablehlo, tc.mhlo)
+		}
+	}
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"tensor<4xf32>", "tensor<?xf32>", true},
+		{"tensor<4xf32>", "tensor<4x1xf32>", false},
+		{"tensor<?xf32, #stablehlo.bounds<4>>", "tensor<4xf32>", true},
+		{"tensor<?xf32, #stablehlo.bounds<4>>", "tensor<5xf32>", false},
+		{"tensor<5xf32>", "tensor<?xf32, #mhlo.type_extensions<bounds = [4]>>", false},
+		{"tensor<?x?xf32, #stablehlo.bounds<?, 2>>", "tensor<9x2xf32>", true},
+		{"tensor<4x!quant.uniform<i8:f32, 1.0>>", "tensor<4x!quant.uniform<i8:f32, 3.0:4>>", true},
+		{"tensor<4x!quant.uniform<i8:f32, 1.0>>", "tensor<4x!quant.uniform<i8<-127:127>:f32, 1.0>>", false},
+		{"tensor<4x!quant.uniform<i8:f32, 1.0>>", "tensor<4x!quant.uniform<i16:f32, 1.0>>", false},
+		{"tensor<4xf32>", "tensor<4xf16>", false},
+	} {
+		a, err1 := parseTensor(tc.a)
+		b, err2 := parseTensor(tc.b)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if got := compatibleForInference(a, b); got != tc.want {
+			t.Errorf("compatibleForInference(%s, %s) = %v", tc.a, tc.b, got)
 		}
 	}
 }

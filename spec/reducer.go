@@ -70,12 +70,14 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 	if len(r.args) != 2 {
 		return nil, fail("Reduction-region must take 2 parameters, but takes %d parameter(s)", len(r.args))
 	}
-	if len(b.Ops) == 0 || !isReturn(b.Ops[len(b.Ops)-1].Name) {
+	// SingleBlockImplicitTerminator: the dialect's own return.
+	wantReturn := strings.TrimSuffix(op.Name, "all_reduce") + "return"
+	if len(b.Ops) == 0 || b.Ops[len(b.Ops)-1].Name != wantReturn {
 		found := "nothing"
 		if len(b.Ops) > 0 {
 			found = "'" + b.Ops[len(b.Ops)-1].Name + "'"
 		}
-		return nil, fail("expects regions to end with 'stablehlo.return', found %s", found)
+		return nil, fail("expects regions to end with '%s', found %s", wantReturn, found)
 	}
 	ret := b.Ops[len(b.Ops)-1]
 	vals := k.m.Operands(ret)
@@ -99,10 +101,6 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 	r.resultT = t
 	r.kind, r.why = k.classify(b, r, vals[0])
 	return r, nil
-}
-
-func isReturn(name string) bool {
-	return name == "stablehlo.return" || name == "mhlo.return"
 }
 
 // classify decides whether the block is exactly `return OP(arg0, arg1)` with
@@ -147,7 +145,7 @@ func (k *Checker) classify(b *ir.Block, r *reducer, returned string) (kind, why 
 	ins, outs, _ := k.m.FuncType(op)
 	want := r.resultT.key
 	for _, t := range append(ins, outs...) {
-		if compact(stripLoc(t)) != want {
+		if pt, err := parseTensor(t); err != nil || pt.key != want {
 			return "other", fmt.Sprintf("its %s is typed %s, not %s", name, stripLoc(t), r.resultT.text)
 		}
 	}
@@ -158,16 +156,14 @@ func (k *Checker) classify(b *ir.Block, r *reducer, returned string) (kind, why 
 }
 
 // verifyShape applies verifyReducerShape's rules for one operand (whose type
-// is operand) and the specification's C5, which is stricter for floats: the
-// computation is (tensor<E>, tensor<E>) -> tensor<E> with E promotable from
-// the operand's element type, and no narrower.
+// is operand), then the specification's C5, which is stricter for floats and
+// booleans: the computation is (tensor<E>, tensor<E>) -> tensor<E> with E
+// promotable from the operand's element type (is_promotable: no narrower,
+// and a boolean is no integer).
 func (r *reducer) verifyShape(operand tensorType, fail func(string, ...any) error) error {
-	acc, init := r.resultT, tensorType{text: "tensor<" + operand.elem + ">", elem: operand.elem}
-	init.key = compact(init.text)
+	acc, init := r.resultT, tensorType{text: "tensor<" + operand.elem + ">", elem: operand.elem, e: operand.e}
 	floatsAlike := func(a, b tensorType) bool { // compatibleShapeAndElementType, ignoring float precision
-		ca, _ := elemClass(compact(a.elem))
-		cb, _ := elemClass(compact(b.elem))
-		return len(a.shape) == len(b.shape) && (compact(a.elem) == compact(b.elem) || ca == "float" && cb == "float") && compatibleShape(a, b)
+		return (a.e.canon == b.e.canon || a.e.class == "float" && b.e.class == "float") && compatibleShape(a, b)
 	}
 	switch {
 	case !compatible(acc, r.argT[0]):
@@ -176,41 +172,26 @@ func (r *reducer) verifyShape(operand tensorType, fail func(string, ...any) erro
 		return fail("The type of reduction-region's parameter at index 1 is different than the corresponding result type: '%s' vs '%s'", r.argT[1].text, acc.text)
 	case !compatibleShape(init, acc):
 		return fail("The shape of reduction-region's result type at index 0 differs from the op's corresponding init-value type: '%s' vs '%s'", acc.text, init.text)
-	case !promotableIgnoringFloats(init.elem, acc.elem):
+	case !mlirPromotable(init.e, acc.e, true):
 		return fail("The element-type of reduction-region's result type at index 0 is expected to be promotable from the op's corresponding init-value element-type: '%s' vs '%s'", acc.text, init.text)
-	case !promotableIgnoringFloats(operand.elem, r.argT[1].elem):
-		return fail("The element-type of reduction-region's argument at index 1 is expected to be promotable from '%s', but got '%s'", operand.elem, r.argT[1].elem)
+	case !mlirPromotable(operand.e, r.argT[1].e, true):
+		return fail("The element-type of reduction-region's argument at index 1 is expected to be promotable from %s, but got %s", operand.elem, r.argT[1].elem)
 	case len(r.argT[1].shape) > 0:
 		return fail("The rank of reduction-region's argument at index 1 is expected to be <= 0, got %d", len(r.argT[1].shape))
 	// MLIR's verifier stops here; the specification's C5 goes on.
 	case r.argT[1].key != acc.key:
 		return fail("computation must have type (tensor<E>, tensor<E>) -> tensor<E> (all_reduce_c5), but its second argument is '%s' and it returns '%s'", r.argT[1].text, acc.text)
 	case !promotable(operand.elem, acc.elem):
-		return fail("element type '%s' is not promotable to the computation's '%s': it is narrower (all_reduce_c5)", operand.elem, acc.elem)
+		why := "it is narrower"
+		if operand.e.class != acc.e.class {
+			why = fmt.Sprintf("%s is not %s", kindWords[operand.e.class], kindWords[acc.e.class])
+		} else if operand.e.class == "quant" && operand.e.q.expressed != acc.e.q.expressed {
+			why = "their expressed types differ"
+		}
+		return fail("element type '%s' is not promotable to the computation's '%s': %s (all_reduce_c5)", operand.elem, acc.elem, why)
 	}
 	return nil
 }
 
-// compatibleShape is MLIR's verifyCompatibleShape for ranked tensors.
-func compatibleShape(a, b tensorType) bool {
-	if len(a.shape) != len(b.shape) {
-		return false
-	}
-	for i := range a.shape {
-		if a.shape[i] >= 0 && b.shape[i] >= 0 && a.shape[i] != b.shape[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// promotableIgnoringFloats is MLIR's isPromotableElementType with
-// ignoreFpPrecision: any float promotes to any float.
-func promotableIgnoringFloats(x, y string) bool {
-	cx, _ := elemClass(compact(x))
-	cy, _ := elemClass(compact(y))
-	if cx == "float" && cy == "float" {
-		return true
-	}
-	return promotable(x, y)
-}
+// kindWords name StableHLO's kinds of element types in messages.
+var kindWords = map[string]string{"bool": "a boolean", "int": "an integer", "float": "a float", "complex": "a complex", "quant": "a quantized type"}

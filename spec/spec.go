@@ -9,6 +9,38 @@
 // verifier words it), valid but left native (Result.Reason says why), or
 // lowerable onto Result.Groups, the global device ids of each process group.
 //
+// A program is an error only when it is invalid on every grid the module
+// allows: what MLIR's verifier rejects from the op alone (ODS types and
+// attributes, InferTensorType, verifyAllReduceOp), what the specification
+// rejects from the op alone where it is stricter than the verifier, and ids
+// that contradict the grid the module states (num_replicas, num_partitions:
+// XLA takes them as its replica count and partition count). The
+// specification is stricter than MLIR's verifier in four places, and arc
+// follows it there:
+//
+//   - C5, floats: the computation is (tensor<E>, tensor<E>) -> tensor<E>,
+//     so its second argument is of type E (the verifier takes any float),
+//     and is_promotable(element_type(operand), E) compares bit widths (the
+//     verifier ignores float precision: an f16 reducer on f32 operands
+//     passes it, a narrowing the specification forbids);
+//   - C5, booleans: is_promotable keeps booleans apart from integers (MLIR's
+//     i1 is a 1-bit integer, so its verifier lets i1 promote to i8); arc
+//     promotes i1 only to i1, which the specification's function leaves
+//     undecided by an oversight (its own programs reduce booleans);
+//   - C7: element_type(results...) = E exactly, where type inference lets a
+//     quantized result differ from E in scales and zero points;
+//   - the grid: groups that name no process, and ids out of the stated
+//     grid's range or not covering it (the verifier does not see the grid).
+//
+// Whatever depends on facts the module does not state is valid and left
+// native with its reason: a module without num_replicas has as many as its
+// all-reduces name when they agree, and none of its all-reduces is lowerable
+// when they do not; grid attributes that are not counts (MLIR does not check
+// them: `mhlo.num_partitions = ""`) leave the grid unknown and every
+// all-reduce native. Results need only be compatible with the operands'
+// shapes (a dynamic result of a static operand), as the specification's
+// section on dynamism and the verifier have it; arc lowers exact types only.
+//
 // Memory and time are bounded by the input: ids are checked on the literal
 // the module writes (unique, in range, covering the id space) without
 // expanding anything; only the expansion to processes and devices grows with
@@ -89,7 +121,9 @@ type Result struct {
 	// the module's num_replicas and num_partitions, else the device
 	// assignment's shape, else 1 partition and as many replicas as the
 	// groups name (a valid program covers them all). Replicas is 0 when
-	// nothing says (empty replica_groups in a module that gives no count).
+	// nothing says: empty replica_groups in a module that gives no count,
+	// all-reduces that name different counts, or a grid attribute that is
+	// not a count (Partitions is 0 then too when it is num_partitions).
 	Replicas, Partitions int64
 	// LogicalGroups are the ids the op's groups hold, in the op's order,
 	// -1 padding dropped, mesh axes expanded; empty replica_groups are
@@ -134,60 +168,100 @@ func (r *Result) GroupSize() int {
 }
 
 // Checker checks the all-reduces of one module against one device assignment.
-// It remembers the grid it read (or deduced from a first op), so that every op
-// is held to the same one.
+// It reads the module's process grid once, so that every op is read in the
+// same one.
 type Checker struct {
 	m  *ir.Module
 	da DeviceAssignment
-	// replicas is 0 until known; partitions is always known (default 1).
+	// replicas and partitions are the grid: stated by the module or the
+	// device assignment, 0 while unknown. A module that states no
+	// num_partitions has 1; one that states no num_replicas has as many as
+	// its all-reduces name, when they agree (see infer).
 	replicas, partitions int64
 	replicasFrom         string // "" when stated; else how it was deduced
+	// gridWhy says why the module's grid is unknown although it states one
+	// (an attribute that is not a count): no all-reduce is lowerable.
+	gridWhy string
+	// views are the ops read so far, by op.
+	views map[*ir.Op]*view
+	// inferred is true once infer has run; disagree is then why the
+	// module's num_replicas is unknown ("" when it is known or nothing
+	// names replicas).
+	inferred bool
+	disagree string
+}
+
+// view is what an all-reduce says on its own, with the rules that need
+// nothing else applied.
+type view struct {
+	err        error
+	mode       Mode
+	red        *reducer
+	operands   []tensorType
+	results    []tensorType
+	g          idGroups
+	unresolved bool // mesh axes of a mesh package ir did not find
 }
 
 // New reads the module's process grid (stablehlo./mhlo.num_replicas and
 // num_partitions) and checks da against it. da nil means XLA's default
-// assignment. An error is positioned at the module op.
+// assignment. An error is positioned at the module op. Grid attributes that
+// are not counts (MLIR does not check them) are no error: the grid is then
+// unknown and no all-reduce lowerable.
 func New(m *ir.Module, da DeviceAssignment) (*Checker, error) {
-	k := &Checker{m: m, da: da}
+	k := &Checker{m: m, da: da, views: map[*ir.Op]*view{}}
 	var rStated, pStated bool
-	var err error
+	at := 0
 	if mod := m.ModuleOp(); mod != nil {
-		at := int(mod.Start)
+		at = int(mod.Start)
 		for _, a := range m.Attrs(mod) {
+			var dim *int64
+			var stated *bool
 			switch a.Name {
 			case "stablehlo.num_replicas", "mhlo.num_replicas":
-				k.replicas, err = gridCount(m, at, a)
-				rStated = true
+				dim, stated = &k.replicas, &rStated
 			case "stablehlo.num_partitions", "mhlo.num_partitions":
-				k.partitions, err = gridCount(m, at, a)
-				pStated = true
+				dim, stated = &k.partitions, &pStated
+			default:
+				continue
 			}
-			if err != nil {
-				return nil, err
+			n, ok := gridCount(a.Value)
+			switch {
+			case !ok:
+				k.unknownGrid(fmt.Sprintf("the module's %s = %s is not a count of processes (an integer from 1 to %d): its process grid is unknown", a.Name, a.Value, uint32(math.MaxUint32)))
+				n = 0
+			case *stated && *dim != n && *dim != 0:
+				k.unknownGrid(fmt.Sprintf("the module states %s twice, %d and %d: its process grid is unknown", strings.TrimPrefix(strings.TrimPrefix(a.Name, "stablehlo."), "mhlo."), *dim, n))
+				n = 0
+			case *stated && *dim == 0:
+				n = 0 // unknown already
 			}
+			*dim, *stated = n, true
 		}
 	}
 	if da != nil {
-		at := 0
-		if mod := m.ModuleOp(); mod != nil {
-			at = int(mod.Start)
-		}
 		if err := da.Validate(); err != nil {
 			return nil, m.Errorf(at, "device assignment %s: %v", da, err)
 		}
 		r, p := int64(len(da)), int64(len(da[0]))
-		if rStated && r != k.replicas || pStated && p != k.partitions {
+		if rStated && k.replicas > 0 && r != k.replicas || pStated && k.partitions > 0 && p != k.partitions {
 			return nil, m.Errorf(at, "the module runs on %s, but the device assignment is %d replica(s) by %d partition(s)", k.gridWords(rStated), r, p)
 		}
-		k.replicas, k.partitions = r, p
 		if !rStated {
 			k.replicasFrom = "from the device assignment"
 		}
+		k.replicas, k.partitions = r, p
 	}
-	if k.partitions == 0 {
+	if !pStated && k.partitions == 0 {
 		k.partitions = 1 // XLA's default num_partitions
 	}
 	return k, nil
+}
+
+func (k *Checker) unknownGrid(why string) {
+	if k.gridWhy == "" {
+		k.gridWhy = why
+	}
 }
 
 func (k *Checker) gridWords(rStated bool) string {
@@ -202,18 +276,22 @@ func (k *Checker) gridWords(rStated bool) string {
 	return fmt.Sprintf("%s, num_partitions = %d", r, p)
 }
 
-// gridCount reads num_replicas or num_partitions: the specification's
-// process grid has ui32 dimensions, and at least one process.
-func gridCount(m *ir.Module, at int, a ir.Attr) (int64, error) {
-	v := strings.TrimSpace(a.Value)
+// gridCount reads num_replicas or num_partitions, "4" or "4 : i32": the
+// specification's process grid has ui32 dimensions, and at least one
+// process. ok is false for anything else.
+func gridCount(v string) (int64, bool) {
+	v = strings.TrimSpace(v)
 	if i := strings.IndexByte(v, ':'); i >= 0 {
 		v = strings.TrimSpace(v[:i])
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 1 || n > math.MaxUint32 {
-		return 0, m.Errorf(at, "%s = %s: the process grid's dimensions are integers from 1 to %d (ui32)", a.Name, a.Value, uint32(math.MaxUint32))
+	var n int64
+	var err error
+	if h, ok := strings.CutPrefix(v, "0x"); ok { // MLIR's hexadecimal integers
+		n, err = strconv.ParseInt(h, 16, 64)
+	} else {
+		n, err = strconv.ParseInt(v, 10, 64)
 	}
-	return n, nil
+	return n, err == nil && n >= 1 && n <= math.MaxUint32
 }
 
 // Check checks one all-reduce of the module. See Checker.Check.
@@ -237,46 +315,161 @@ var allowedParents = map[string]bool{
 	"sdy.manual_computation": true, "sdy.named_computation": true,
 }
 
+// lowered is true for arc's own custom calls, which Check does not read.
+func lowered(c *ir.Collective) bool {
+	return c.Kind == "all_reduce" && !strings.HasSuffix(c.Op.Name, ".all_reduce")
+}
+
 // Check checks one collective. Collectives other than all_reduce, and arc's
 // own custom calls, come back with a reason and unchecked. For an all_reduce
 // the error is a positioned *ir.Error when the specification rejects it;
-// otherwise Result describes it.
+// otherwise Result describes it. In a module that does not state
+// num_replicas, the first call reads every all-reduce of the module (see
+// infer).
 func (k *Checker) Check(c *ir.Collective) (Result, error) {
 	if c.Kind != "all_reduce" {
 		return Result{NotLowerable: "arc lowers all-reduces only"}, nil
 	}
-	if !strings.HasSuffix(c.Op.Name, ".all_reduce") { // arc's custom call
+	if lowered(c) {
 		return Result{Reduction: c.Reduction, Groups: c.Groups, NotLowerable: "already lowered by arc"}, nil
 	}
+	v := k.view(c)
+	if v.err != nil {
+		return Result{}, v.err
+	}
+	if k.needsInference() && !k.inferred {
+		cs, err := k.m.Collectives()
+		if err != nil {
+			return Result{}, err
+		}
+		k.infer(cs)
+	}
+	return k.finish(c, v)
+}
+
+// CheckAll checks every collective of cs (as Module.Collectives lists them)
+// with one Checker, so that all of them are read in one grid; results[i] is
+// cs[i]'s. It returns the first error in the order of cs.
+func CheckAll(m *ir.Module, cs []*ir.Collective, da DeviceAssignment) ([]Result, error) {
+	k, err := New(m, da)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		if c.Kind == "all_reduce" && !lowered(c) {
+			k.view(c)
+		}
+	}
+	if k.needsInference() {
+		k.infer(cs)
+	}
+	out := make([]Result, len(cs))
+	for i, c := range cs {
+		if out[i], err = k.Check(c); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// needsInference: the module states no num_replicas (nor does the device
+// assignment) and its grid attributes are all readable.
+func (k *Checker) needsInference() bool {
+	return k.replicas == 0 && k.gridWhy == ""
+}
+
+// infer deduces num_replicas for a module that does not state it: a valid
+// program's groups cover every replica (in flattened_ids mode, every
+// process), so each all-reduce that names ids names all of them. When they
+// agree, that is the module's count; when they do not, the count is unknown
+// (each op is valid on its own: MLIR does not check them against each
+// other), and no all-reduce of the module is lowerable.
+func (k *Checker) infer(cs []*ir.Collective) {
+	k.inferred = true
+	type seen struct {
+		n   int64
+		pos ir.Pos
+	}
+	var counts []seen
+	for _, c := range cs {
+		if c.Kind != "all_reduce" || lowered(c) {
+			continue
+		}
+		v := k.view(c)
+		if v.err != nil || v.unresolved || v.g.n == 0 {
+			continue
+		}
+		n := v.g.n
+		if v.mode == FlattenedIDs {
+			if n%k.partitions != 0 {
+				continue // an error of its own (checkSpace)
+			}
+			n /= k.partitions
+		}
+		known := false
+		for _, s := range counts {
+			known = known || s.n == n
+		}
+		if !known {
+			counts = append(counts, seen{n, c.Pos})
+		}
+	}
+	switch len(counts) {
+	case 0:
+	case 1:
+		k.replicas = counts[0].n
+		k.replicasFrom = fmt.Sprintf("which the module does not state: the all-reduce at %s implies it", counts[0].pos)
+	default:
+		k.disagree = fmt.Sprintf("the module does not state num_replicas and its all-reduces name different numbers of replicas (%d at %s, %d at %s)", counts[0].n, counts[0].pos, counts[1].n, counts[1].pos)
+	}
+}
+
+// view reads an all-reduce on its own, once: the ODS constraints (types,
+// attributes, the region), InferTensorType, verifyAllReduceOp and the
+// specification's constraints that need no grid.
+func (k *Checker) view(c *ir.Collective) *view {
+	if v, ok := k.views[c.Op]; ok {
+		return v
+	}
+	v := &view{}
+	v.err = k.read(c, v)
+	k.views[c.Op] = v
+	return v
+}
+
+func (k *Checker) read(c *ir.Collective, v *view) error {
 	m, op := k.m, c.Op
 	at := int(op.Start)
 	fail := func(format string, args ...any) error {
 		return m.Errorf(at, "'%s' op %s", op.Name, fmt.Sprintf(format, args...))
 	}
-	var res Result
+	mhlo := strings.HasPrefix(op.Name, "mhlo.")
 
 	// ODS: types, attributes, the region.
 	ins, outs, ok := m.FuncType(op)
 	if !ok {
-		return res, fail("has no type signature")
+		return fail("has no type signature")
 	}
 	if ins == nil {
 		ins = outs
 	}
-	var operands, results []tensorType
+	elems := hloTensorElems
+	if mhlo {
+		elems += " or per-axis integer quantized"
+	}
 	for i, s := range ins {
 		t, err := parseTensor(s)
-		if err != nil {
-			return res, fail("operand #%d must be variadic of ranked tensor of float, integer, complex or quantized values, but got '%s'", i, stripLoc(s))
+		if err != nil || !t.e.hlo(mhlo) {
+			return fail("operand #%d must be variadic of ranked tensor of %s values, but got '%s'", i, elems, stripLoc(s))
 		}
-		operands = append(operands, t)
+		v.operands = append(v.operands, t)
 	}
 	for i, s := range outs {
 		t, err := parseTensor(s)
-		if err != nil {
-			return res, fail("result #%d must be variadic of ranked tensor of float, integer, complex or quantized values, but got '%s'", i, stripLoc(s))
+		if err != nil || !t.e.hlo(mhlo) {
+			return fail("result #%d must be variadic of ranked tensor of %s values, but got '%s'", i, elems, stripLoc(s))
 		}
-		results = append(results, t)
+		v.results = append(v.results, t)
 	}
 	attrs := m.Attrs(op)
 	attr := func(name string) (string, bool) {
@@ -289,7 +482,7 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 	}
 	groupsAttr, ok := attr("replica_groups")
 	if !ok {
-		return res, fail("requires attribute 'replica_groups'")
+		return fail("requires attribute 'replica_groups'")
 	}
 	var lit *dense
 	if strings.HasPrefix(strings.TrimSpace(groupsAttr), "dense<") {
@@ -302,99 +495,120 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 			if de, ok := err.(*denseError); ok {
 				off += de.off
 			}
-			return res, m.Errorf(off, "%v", err)
+			return m.Errorf(off, "%v", err)
 		}
 		if lit.elem != "i64" {
-			return res, fail("attribute 'replica_groups' failed to satisfy constraint: 64-bit signless integer elements attribute or replica group mesh axes, but it holds %s", lit.elem)
+			return fail("attribute 'replica_groups' failed to satisfy constraint: 64-bit signless integer elements attribute or replica group mesh axes, but it holds %s", lit.elem)
 		}
-	} else if c.GroupSpelling != "mesh_axes" {
-		return res, fail("attribute 'replica_groups' failed to satisfy constraint: 64-bit signless integer elements attribute or replica group mesh axes")
+	} else if c.GroupSpelling != "mesh_axes" || mhlo {
+		if mhlo {
+			return fail("attribute 'replica_groups' failed to satisfy constraint: 64-bit signless integer elements attribute")
+		}
+		return fail("attribute 'replica_groups' failed to satisfy constraint: 64-bit signless integer elements attribute or replica group mesh axes")
 	}
 	global := false
-	if v, ok := attr("use_global_device_ids"); ok {
-		if v != "" && v != "unit" {
-			return res, fail("attribute 'use_global_device_ids' failed to satisfy constraint: unit attribute, but it is %s", v)
+	if val, ok := attr("use_global_device_ids"); ok {
+		if val != "" && val != "unit" {
+			return fail("attribute 'use_global_device_ids' failed to satisfy constraint: unit attribute, but it is %s", val)
 		}
 		global = true
 	}
 	channelAttr, hasChannel := attr("channel_handle")
-	channel, err := channelID(channelAttr, hasChannel, fail)
+	dialect := strings.TrimSuffix(op.Name, ".all_reduce")
+	channel, err := channelID(channelAttr, hasChannel, dialect, fail)
 	if err != nil {
-		return res, err
+		return err
 	}
 	red, err := k.readReducer(c, fail)
 	if err != nil {
-		return res, err
+		return err
 	}
+	v.red = red
 
 	// InferTensorType: one result per operand, the operand's shape, the
-	// computation's element type E (all_reduce_c6, all_reduce_c7).
-	E := red.resultT.elem
-	inferred := make([]string, len(operands))
-	match := len(results) == len(operands)
-	for i, t := range operands {
-		inferred[i] = t.withElem(E)
-		if match && !compatible(results[i], tensorType{shape: t.shape, elem: E}) {
+	// computation's element type E, compatible as StableHLO's type
+	// inference has it; then the specification's all_reduce_c6 and c7.
+	E := red.resultT
+	inferred := make([]tensorType, len(v.operands))
+	match := len(v.results) == len(v.operands)
+	for i, t := range v.operands {
+		inferred[i] = t
+		inferred[i].text, inferred[i].elem, inferred[i].e = t.withElem(E.elem), E.elem, E.e
+		if match && !compatibleForInference(v.results[i], inferred[i]) {
 			match = false
 		}
 	}
 	if !match {
-		got := make([]string, len(results))
-		for i, t := range results {
+		want, got := make([]string, len(inferred)), make([]string, len(v.results))
+		for i, t := range inferred {
+			want[i] = t.text
+		}
+		for i, t := range v.results {
 			got[i] = t.text
 		}
-		return res, fail("inferred type(s) %s are incompatible with return type(s) of operation %s", quoteList(inferred), quoteList(got))
+		return fail("inferred type(s) %s are incompatible with return type(s) of operation %s", quoteList(want), quoteList(got))
+	}
+	for i, t := range v.results {
+		if t.e.canon != E.e.canon {
+			return fail("result #%d is '%s' but the computation returns '%s': element_type(results...) = E (all_reduce_c7)", i, t.text, E.text)
+		}
 	}
 
 	// verifyAllReduceOp: replica groups (all_reduce_c1 and the [0, n) rule),
 	// channel (all_reduce_c4), computation (all_reduce_c5).
-	unresolved := lit == nil && c.Unresolved != "" // mesh axes of a mesh package ir did not find
-	var g idGroups
-	if !unresolved {
-		if g, err = k.readGroups(c, lit, global, fail); err != nil {
-			return res, err
+	v.unresolved = lit == nil && c.Unresolved != ""
+	if !v.unresolved {
+		if v.g, err = k.readGroups(c, lit, global, fail); err != nil {
+			return err
 		}
 	}
 	if global && channel <= 0 {
-		return res, fail("channel_id must be positive when useGlobalDeviceIds is set but got: %d", channel)
+		return fail("channel_id must be positive when useGlobalDeviceIds is set but got: %d", channel)
 	}
-	for _, t := range operands {
+	for _, t := range v.operands {
 		if err := red.verifyShape(t, fail); err != nil {
-			return res, err
+			return err
 		}
 	}
-
-	// The specification's grid: ids in range (all_reduce_c2, c3) and every
-	// process in one group.
-	res.Mode = CrossReplica
+	v.mode = CrossReplica
 	if channel > 0 {
-		res.Mode = CrossReplicaAndPartition
+		v.mode = CrossReplicaAndPartition
 		if global {
-			res.Mode = FlattenedIDs
+			v.mode = FlattenedIDs
 		}
 	}
-	res.Reduction = red.kind
-	if unresolved {
-		res.Replicas, res.Partitions = k.replicas, k.partitions
+	if !v.unresolved {
+		return k.checkNamed(v.mode, v.g, fail)
+	}
+	return nil
+}
+
+// finish applies the rules that need the grid and decides what arc may do.
+func (k *Checker) finish(c *ir.Collective, v *view) (Result, error) {
+	fail := func(format string, args ...any) error {
+		return k.m.Errorf(int(c.Op.Start), "'%s' op %s", c.Op.Name, fmt.Sprintf(format, args...))
+	}
+	res := Result{Mode: v.mode, Reduction: v.red.kind, Replicas: k.replicas, Partitions: k.partitions}
+	switch {
+	case v.unresolved:
 		res.NotLowerable = "groups unknown: " + c.Unresolved
-	} else {
-		if err := k.checkSpace(c, res.Mode, g, fail); err != nil {
+	default:
+		if err := k.checkSpace(v.mode, v.g, fail); err != nil {
 			return res, err
 		}
-		res.Replicas, res.Partitions = k.replicas, k.partitions
-		k.expand(&res, g)
+		k.expand(&res, v.g)
 	}
-	k.lowerability(&res, c, red, operands, results)
+	k.lowerability(&res, c, v.red, v.operands, v.results)
 	return res, nil
 }
 
 // channelID is the handle of the op's channel_handle, 0 without one.
-func channelID(v string, ok bool, fail func(string, ...any) error) (int64, error) {
+func channelID(v string, ok bool, dialect string, fail func(string, ...any) error) (int64, error) {
 	if !ok {
 		return 0, nil
 	}
 	open := strings.IndexByte(v, '<')
-	if !strings.HasPrefix(v, "#stablehlo.channel_handle<") && !strings.HasPrefix(v, "#mhlo.channel_handle<") || closing(v, open) != len(v)-1 {
+	if !strings.HasPrefix(v, "#"+dialect+".channel_handle<") || closing(v, open) != len(v)-1 {
 		return 0, fail("attribute 'channel_handle' failed to satisfy constraint: two 64-bit integers 'handle' and 'type', but it is %s", v)
 	}
 	for _, f := range splitTop(v[open+1:len(v)-1], ',') {
@@ -457,7 +671,7 @@ func (k *Checker) lowerability(res *Result, c *ir.Collective, red *reducer, oper
 			o.NotLowerable = fmt.Sprintf("operand %d is %s: arc's custom call would drop its encoding", i, t.text)
 		case !t.static():
 			o.NotLowerable = fmt.Sprintf("operand %d has a dynamic shape (%s)", i, t.text)
-		case compact(t.elem) != compact(E):
+		case t.e.canon != red.resultT.e.canon:
 			o.NotLowerable = fmt.Sprintf("operand %d is %s but the reducer computes in %s (promotion): arc's kernels sum in the operand's type", i, t.elem, E)
 		case results[i].key != t.key:
 			o.NotLowerable = fmt.Sprintf("result %d is %s, not the operand's %s", i, results[i].text, t.text)
@@ -495,21 +709,4 @@ func (r *Result) FlattenedIDs() [][]int64 {
 		}
 	}
 	return out
-}
-
-// CheckAll checks every collective of cs (as Module.Collectives lists them)
-// with one Checker, so that all of them are read in one grid; results[i] is
-// cs[i]'s. It stops at the first error.
-func CheckAll(m *ir.Module, cs []*ir.Collective, da DeviceAssignment) ([]Result, error) {
-	k, err := New(m, da)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Result, len(cs))
-	for i, c := range cs {
-		if out[i], err = k.Check(c); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
