@@ -3,6 +3,7 @@ package arc
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,11 +62,13 @@ func assignment(src []byte, seed uint8) (string, func(oracle.Process) int64) {
 // never an internal one; an accepted module's output parses, passes
 // passes.Verify, compiles to itself again, and computes what the input
 // computes (package oracle). The seeds are the fixtures and testdata modules
-// for every target, each lowering golden for its own. (One target per input
+// for every target (one each, in turn, under -fuzz), each lowering golden
+// for its own. (One target per input
 // keeps every run well inside the fuzzing engine's 10 s per input, also
 // with coverage instrumentation on a loaded machine.)
 func FuzzCompile(f *testing.F) {
 	names := Targets()
+	seeds := 0
 	for _, pat := range fuzzSeeds {
 		files, err := filepath.Glob(pat)
 		if err != nil {
@@ -80,8 +83,13 @@ func FuzzCompile(f *testing.F) {
 				f.Add(src, uint8(i), uint8(0))
 				continue
 			}
+			seeds++
 			for i := range names {
-				f.Add(src, uint8(i), uint8(0))
+				// Fuzzing starts by running every seed: there, one target
+				// per input (in turn) keeps a short run fuzzing.
+				if !fuzzing() || i == seeds%len(names) {
+					f.Add(src, uint8(i), uint8(0))
+				}
 			}
 		}
 	}
@@ -98,6 +106,12 @@ func FuzzCompile(f *testing.F) {
 		opt.DeviceAssignment, orig.assign = assignment(src, knob>>5)
 		checkCompile(t, src, opt, &orig)
 	})
+}
+
+// fuzzing reports whether the test runs with -fuzz.
+func fuzzing() bool {
+	fl := flag.Lookup("test.fuzz")
+	return fl != nil && fl.Value.String() != ""
 }
 
 // goldenTarget is the target of a lowering golden, NAME.TARGET[.VARIANT].out.mlir
