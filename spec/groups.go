@@ -163,24 +163,27 @@ func (k *Checker) checkNamed(mode Mode, g idGroups, fail func(string, ...any) er
 // below the size of the mode's id space (all_reduce_c2, c3), and groups that
 // cover it, every process in one group ("Collective ops": the groups "must
 // cover all replica_ids", or all process_ids for flattened ids). Where
-// num_replicas is unknown only num_partitions can be held against the ids.
-func (k *Checker) checkSpace(mode Mode, g idGroups, fail func(string, ...any) error) error {
+// num_replicas is unknown only num_partitions can be held against the ids;
+// where num_partitions is not stated (1 by default), flattened ids that
+// fill whole replicas are valid for another count, and why says the op
+// cannot be lowered.
+func (k *Checker) checkSpace(mode Mode, g idGroups, fail func(string, ...any) error) (why string, err error) {
 	what, size := k.space(mode)
 	switch {
 	case g.n == 0:
-		return nil // XLA's one group of all ids, however many there are
+		return "", nil // XLA's one group of all ids, however many there are
 	case size < 0 && mode == FlattenedIDs && k.partitions > 0 && g.n%k.partitions != 0:
-		return fail("replica groups name %d flattened ids, which is not a multiple of num_partitions = %d", g.n, k.partitions)
+		return "", fail("replica groups name %d flattened ids, which is not a multiple of num_partitions = %d", g.n, k.partitions)
 	case size < 0:
-		return nil
+		return "", nil
+	case mode == FlattenedIDs && !k.partitionsStated && g.n > size && g.n%k.replicas == 0:
+		return fmt.Sprintf("the module does not state num_partitions, and the op's %d flattened ids on num_replicas = %d imply %d, not 1", g.n, k.replicas, g.n/k.replicas), nil
+	case g.n > size:
+		return "", fail("replica id #%d is out of range: %s mode numbers %s 0 to %d (%s) (all_reduce_c3)", size, mode, what, size-1, k.spaceWords(mode))
+	case g.n < size:
+		return "", fail("replica groups should contain %d %s in %s mode (%s), but found %d: every process must be in one group", size, what, mode, k.spaceWords(mode), g.n)
 	}
-	if g.n > size {
-		return fail("replica id #%d is out of range: %s mode numbers %s 0 to %d (%s) (all_reduce_c3)", size, mode, what, size-1, k.spaceWords(mode))
-	}
-	if g.n < size {
-		return fail("replica groups should contain %d %s in %s mode (%s), but found %d: every process must be in one group", size, what, mode, k.spaceWords(mode), g.n)
-	}
-	return nil
+	return "", nil
 }
 
 // expand fills in the logical groups, the process groups and the devices,

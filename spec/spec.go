@@ -37,7 +37,9 @@
 // all-reduces name when they agree, and none of its all-reduces is lowerable
 // when they do not; grid attributes that are not counts (MLIR does not check
 // them: `mhlo.num_partitions = ""`) leave the grid unknown and every
-// all-reduce native. Results need only be compatible with the operands'
+// all-reduce native; flattened ids that fill whole replicas but more than
+// the default single partition are valid for a num_partitions the module
+// does not state, and stay native. Results need only be compatible with the operands'
 // shapes (a dynamic result of a static operand), as the specification's
 // section on dynamism and the verifier have it; arc lowers exact types only.
 //
@@ -179,6 +181,7 @@ type Checker struct {
 	// its all-reduces name, when they agree (see infer).
 	replicas, partitions int64
 	replicasFrom         string // "" when stated; else how it was deduced
+	partitionsStated     bool   // by the module or the device assignment
 	// gridWhy says why the module's grid is unknown although it states one
 	// (an attribute that is not a count): no all-reduce is lowerable.
 	gridWhy string
@@ -252,7 +255,8 @@ func New(m *ir.Module, da DeviceAssignment) (*Checker, error) {
 		}
 		k.replicas, k.partitions = r, p
 	}
-	if !pStated && k.partitions == 0 {
+	k.partitionsStated = pStated || da != nil
+	if !k.partitionsStated {
 		k.partitions = 1 // XLA's default num_partitions
 	}
 	return k, nil
@@ -593,10 +597,15 @@ func (k *Checker) finish(c *ir.Collective, v *view) (Result, error) {
 	case v.unresolved:
 		res.NotLowerable = "groups unknown: " + c.Unresolved
 	default:
-		if err := k.checkSpace(v.mode, v.g, fail); err != nil {
+		why, err := k.checkSpace(v.mode, v.g, fail)
+		if err != nil {
 			return res, err
 		}
-		k.expand(&res, v.g)
+		if why != "" {
+			res.LogicalGroups, res.ImplicitGroups, res.NotLowerable = v.g.rows, v.g.emptyList, why
+		} else {
+			k.expand(&res, v.g)
+		}
 	}
 	k.lowerability(&res, c, v.red, v.operands, v.results)
 	return res, nil

@@ -431,6 +431,13 @@ func cases() []tcase {
 	add("bad num_partitions, still an op's own error", prog{mod: `mhlo.num_partitions = ""`, attrs: rg("[[0, 0]]")}, want{err: "3:5: 'stablehlo.all_reduce' op replica id #0 seen more than once"})
 	add("bad num_replicas, ids against the stated partitions", prog{mod: `mhlo.num_partitions = 2 : i32, mhlo.num_replicas = ""`, attrs: rg("[[0, 1, 2]]") + gl}, want{err: "op replica groups name 3 flattened ids, which is not a multiple of num_partitions = 2"})
 
+	// Flattened ids where the module does not state num_partitions.
+	add("flattened ids implying 2 partitions", prog{mod: r4, attrs: rg("[[0, 1, 2, 3], [4, 5, 6, 7]]") + gl},
+		want{reason: "the module does not state num_partitions, and the op's 8 flattened ids on num_replicas = 4 imply 2, not 1"})
+	add("flattened ids filling no whole replicas", prog{mod: r4, attrs: rg("[[0, 1, 2], [3, 4, 5]]") + gl}, want{err: "op replica id #4 is out of range: flattened_ids mode"})
+	add("flattened ids fewer than the replicas", prog{mod: r4, attrs: rg("[[0, 1]]") + gl}, want{err: "op replica groups should contain 4 flattened ids"})
+	add("flattened ids of the stated grid", prog{mod: r4, attrs: rg("[[0, 1], [2, 3]]") + gl}, want{mode: FlattenedIDs, groups: "[[0 1] [2 3]]"})
+
 	// Results MLIR's type inference accepts: compatible shapes, within bounds.
 	add("dynamic result of a static operand, promoted", prog{mod: r4, attrs: all4, in: "tensor<16xbf16>", out: "tensor<?xf32>"}, want{reason: "operand 0 is bf16 but the reducer computes in f32"})
 	add("static result of a dynamic operand", prog{mod: r4, attrs: all4, in: "tensor<?xf32>", out: "tensor<1024xf32>"}, want{reason: "operand 0 has a dynamic shape"})
