@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -26,6 +27,17 @@
 #define gpuDeviceCanAccessPeer hipDeviceCanAccessPeer
 #define gpuDeviceProp hipDeviceProp_t
 #define gpuGetDeviceProperties hipGetDeviceProperties
+#define gpuStreamSynchronize hipStreamSynchronize
+#define gpuStreamIsCapturing hipStreamIsCapturing
+#define gpuStreamCaptureStatus hipStreamCaptureStatus
+#define gpuStreamCaptureStatusNone hipStreamCaptureStatusNone
+#define gpuMalloc hipMalloc
+#define gpuFree hipFree
+#define gpuIpcMemHandle_t hipIpcMemHandle_t
+#define gpuIpcGetMemHandle hipIpcGetMemHandle
+#define gpuDeviceGetAttribute hipDeviceGetAttribute
+#define gpuDevAttrUnifiedAddressing hipDeviceAttributeUnifiedAddressing
+#define gpuGetLastError hipGetLastError
 #define ARC_FFI_HIP 1
 #else
 #include <cuda_runtime.h>
@@ -40,6 +52,17 @@
 #define gpuDeviceCanAccessPeer cudaDeviceCanAccessPeer
 #define gpuDeviceProp cudaDeviceProp
 #define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuStreamSynchronize cudaStreamSynchronize
+#define gpuStreamIsCapturing cudaStreamIsCapturing
+#define gpuStreamCaptureStatus cudaStreamCaptureStatus
+#define gpuStreamCaptureStatusNone cudaStreamCaptureStatusNone
+#define gpuMalloc cudaMalloc
+#define gpuFree cudaFree
+#define gpuIpcMemHandle_t cudaIpcMemHandle_t
+#define gpuIpcGetMemHandle cudaIpcGetMemHandle
+#define gpuDeviceGetAttribute cudaDeviceGetAttribute
+#define gpuDevAttrUnifiedAddressing cudaDevAttrUnifiedAddressing
+#define gpuGetLastError cudaGetLastError
 #define ARC_FFI_HIP 0
 #endif
 
@@ -80,14 +103,60 @@ bool nvlinked(int a, int b) {
 }  // namespace
 
 extern "C" int arc_ffi_stream_device(void *stream, int *device) {
-#ifdef ARC_FFI_HIP
-  // The HIP runtimes CI compiles against (5.x) have no hipStreamGetDevice; XLA
-  // makes the stream's device current before it calls a handler.
+#if ARC_FFI_HIP || CUDART_VERSION < 12080
+  // The HIP runtimes CI compiles against (5.x) and CUDA before 12.8 have no
+  // call for a stream's device; XLA makes the stream's device current before
+  // it calls a handler.
   (void)stream;
   return check(gpuGetDevice(device), "reading the current device");
 #else
   return check(gpuStreamGetDevice(static_cast<gpuStream_t>(stream), device), "reading a stream's device");
 #endif
+}
+
+extern "C" int arc_ffi_stream_wait(void *stream) {
+  gpuStreamCaptureStatus st = gpuStreamCaptureStatusNone;
+  if (int rc = check(gpuStreamIsCapturing(static_cast<gpuStream_t>(stream), &st), "reading a stream's capture")) return rc;
+  if (st != gpuStreamCaptureStatusNone) return 1;
+  return check(gpuStreamSynchronize(static_cast<gpuStream_t>(stream)), "waiting for a stream");
+}
+
+extern "C" int arc_detect_ipc(arc_ipc_info *info) {
+  if (info == nullptr || info->struct_size < offsetof(arc_ipc_info, reason) + sizeof(info->reason))
+    return ARC_ERR_INVALID;
+  info->ipc = 0;
+  info->reason[0] = '\0';
+  int n = 0;
+  if (gpuGetDeviceCount(&n) != gpuSuccess || n == 0) {
+    (void)gpuGetLastError();
+    std::snprintf(info->reason, sizeof info->reason, "no GPU is visible to this process");
+    return ARC_OK;
+  }
+  int saved = -1;
+  if (int rc = check(gpuGetDevice(&saved), "reading the current device")) return rc;
+  // A handle of a small allocation: where the driver has no legacy IPC
+  // (WSL, some containers) this fails, and so would every rendezvous.
+  for (int d = 0; d < n && info->reason[0] == '\0'; d++) {
+    int uva = 0;
+    void *p = nullptr;
+    gpuIpcMemHandle_t h;
+    gpuError_t e = gpuSetDevice(d);
+    if (e == gpuSuccess) e = gpuDeviceGetAttribute(&uva, gpuDevAttrUnifiedAddressing, d);
+    if (e == gpuSuccess && !uva) {
+      std::snprintf(info->reason, sizeof info->reason, "device %d has no unified addressing: no CUDA IPC", d);
+      break;
+    }
+    if (e == gpuSuccess) e = gpuMalloc(&p, 4096);
+    if (e == gpuSuccess) e = gpuIpcGetMemHandle(&h, p);
+    if (e != gpuSuccess)
+      std::snprintf(info->reason, sizeof info->reason,
+                    "device %d cannot share memory with other processes (CUDA IPC): %s", d, gpuGetErrorString(e));
+    if (p != nullptr) (void)gpuFree(p);
+    (void)gpuGetLastError();
+  }
+  if (saved >= 0) (void)gpuSetDevice(saved);
+  info->ipc = info->reason[0] == '\0';
+  return ARC_OK;
 }
 
 extern "C" int arc_ffi_get_device(int *device) { return check(gpuGetDevice(device), "reading the current device"); }

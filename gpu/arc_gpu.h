@@ -1,10 +1,18 @@
 /* arc_gpu.h: the C API of arc's all-reduce kernels (libarc_gpu.so).
  *
- * One communicator spans a set of local devices in one process; rank r runs
- * on devices[r]. A device may appear more than once ("logical ranks"), which
- * lets two GPUs test world sizes 4 and 8. Every rank must call
+ * A communicator spans world ranks; rank r runs on a device of this process
+ * or, through CUDA IPC, of another process on the same host
+ * (arc_comm_create_config). A device may appear more than once ("logical
+ * ranks"), which lets one GPU test world sizes 2 to 8. Every rank must call
  * arc_allreduce with the same count, dtype, algo and codec, in the same order,
- * each on a stream of its own device. Numerics follow docs/FORMATS.md exactly.
+ * each on a stream of its own device; each call carries its sequence number
+ * and that fingerprint, and a rank that sees a peer's call differ from its own
+ * fails (ARC_ERR_MISMATCH). Numerics follow docs/FORMATS.md exactly.
+ *
+ * Failures are sticky: once a kernel of any rank timed out or saw a mismatch,
+ * every kernel of the communicator skips its work and fills its output with
+ * NaN, and arc_allreduce and arc_comm_status return the first failure's code
+ * and message (arc_last_error) for every rank. Make a new communicator.
  */
 #ifndef ARC_GPU_H
 #define ARC_GPU_H
@@ -47,12 +55,53 @@ enum {
   ARC_ERR_UNSUPPORTED = 2, /* algorithm/codec/world/dtype combination not supported */
   ARC_ERR_CUDA = 3,        /* the GPU runtime failed; arc_last_error has its message */
   ARC_ERR_TOO_LARGE = 4,   /* count exceeds the communicator's max_bytes */
-  ARC_ERR_TIMEOUT = 5      /* a kernel gave up waiting for a peer (ARC_TIMEOUT_MS); the communicator is unusable */
+  ARC_ERR_TIMEOUT = 5,     /* a kernel gave up waiting for a peer; the communicator is unusable */
+  ARC_ERR_MISMATCH = 6,    /* ranks made different calls (count, dtype, algo, codec or order); unusable */
+  ARC_ERR_RENDEZVOUS = 7   /* ranks in other processes did not join, or joined with another plan */
 };
+
+/* The default limit of a kernel's wait for a peer, in milliseconds: ten
+ * minutes, PyTorch's default for NCCL process groups, so that the first
+ * call of a program may wait for a peer still compiling or loading. The
+ * environment variable ARC_TIMEOUT_MS, read when a communicator is made,
+ * overrides it; 0 waits forever. */
+#define ARC_DEFAULT_TIMEOUT_MS 600000
+
+/* arc_comm_config describes a communicator for arc_comm_create_config.
+ * Set struct_size to sizeof(arc_comm_config); fields past a caller's size
+ * read as zero. */
+typedef struct arc_comm_config {
+  size_t struct_size;
+  int world;          /* ranks: 2, 4, 6 or 8 */
+  const int *devices; /* [world]: rank r's local device ordinal, or -1 for a rank of another process */
+  arc_link link;      /* ARC_LINK_HOST needs every rank in this process */
+  size_t max_bytes;   /* the largest all-reduce; 0: 256 MiB */
+  long long timeout_ms; /* kernel wait limit: < 0 ARC_TIMEOUT_MS or the default, 0 forever */
+  const long long *ids; /* [world] or NULL: how messages name each rank's device (e.g. PJRT global ids);
+                           NULL: the local ordinals */
+  /* Ranks in other processes (some devices[r] < 0): they exchange CUDA IPC
+   * handles of their exchange and flag memory through a key-value store under
+   * key, which must be unique to this communicator in the job (include a
+   * generation: the store has no overwrite and no delete), and the same in
+   * every process. put fails when the key exists; get waits up to timeout_ms.
+   * Both return 0, or nonzero with *err (malloc'd); *value from get is malloc'd. */
+  const char *key;
+  void *kv_ctx;
+  int (*kv_put)(void *ctx, const char *key, size_t key_size, const char *value, size_t value_size, char **err);
+  int (*kv_get)(void *ctx, const char *key, size_t key_size, int timeout_ms, char **value, size_t *value_size,
+                char **err);
+  long long rendezvous_ms; /* how long to wait for the other processes: <= 0 ARC_RENDEZVOUS_MS or the default
+                              (ARC_DEFAULT_TIMEOUT_MS) */
+} arc_comm_config;
 
 /* arc_comm_create makes a communicator for world = ndevices ranks.
  * max_bytes bounds the largest all-reduce (0 picks the default, 256 MiB). */
 int arc_comm_create(arc_comm **comm, const int *devices, int ndevices, arc_link link, size_t max_bytes);
+
+/* arc_comm_create_config makes a communicator from a description; with ranks
+ * in other processes it blocks until every process has joined (or fails with
+ * ARC_ERR_RENDEZVOUS saying who did not, or whose plan differs). */
+int arc_comm_create_config(arc_comm **comm, const arc_comm_config *config);
 
 /* arc_allreduce reduces count elements of in (device memory of rank's device)
  * into out (may equal in) on stream (a cudaStream_t / hipStream_t of that device).
@@ -60,13 +109,16 @@ int arc_comm_create(arc_comm **comm, const int *devices, int ndevices, arc_link 
 int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out, size_t count, arc_dtype dtype,
                   arc_algo algo, arc_codec codec, int flags, void *stream);
 
+/* arc_comm_destroy waits for the communicator's devices, and with ranks in
+ * other processes closes their memory and waits (briefly) for them to close
+ * this process's before it frees it. */
 int arc_comm_destroy(arc_comm *comm);
 
-/* arc_comm_status reports ARC_ERR_TIMEOUT when a kernel of any rank gave up
- * waiting for a peer since the communicator was made (only with the
- * environment variable ARC_TIMEOUT_MS set when it was created; without it,
- * kernels wait forever, as NCCL does). Call it once the ranks' streams have
- * finished; it reads each rank's status word synchronously. */
+/* arc_comm_status reports the communicator's first failure (ARC_ERR_TIMEOUT,
+ * ARC_ERR_MISMATCH) that a kernel of this process's ranks recorded or learnt
+ * from a peer, with its message in arc_last_error, or ARC_OK. It does not
+ * wait for the device: call it once the ranks' streams have finished to
+ * know about their calls. */
 int arc_comm_status(arc_comm *comm);
 
 const char *arc_error_string(int code);

@@ -1,6 +1,10 @@
-/* arc_internal.h: what the C API (arc_gpu.cu) hands the kernels. */
+/* arc_internal.h: what the communicator (arc_comm.cc) hands the kernels, and
+ * the device runtime it runs on (arc_gpu.cu; faked by gpu/ffitest, so
+ * arc_comm.cc and arc_ffi.cc are tested on a CPU). */
 #ifndef ARC_INTERNAL_H
 #define ARC_INTERNAL_H
+
+#include <string>
 
 #include "arc_gpu.h"
 #include "arc_port.h"
@@ -15,6 +19,26 @@
 #define ARC_TILE_ELEMS (ARC_THREADS * 8)
 #define ARC_TILE_BLOCKS (ARC_THREADS / 4)
 
+/* A failure record: what a kernel writes once when it gives up or learns
+ * that a peer did (in its rank's flag memory, where peers read it, and in
+ * mapped host memory), what the host turns into a message. Words: */
+enum {
+  ARC_REC_KIND = 0,      /* 0 none; else ARC_ERR_TIMEOUT or ARC_ERR_MISMATCH (written last) */
+  ARC_REC_RANKS = 1,     /* detecting rank | peer << 8 (the rank it waited for, or whose call differs)
+                            | block << 16 (the kernel block that gave up) */
+  ARC_REC_MINE = 2,      /* 3 words: the detecting rank's call header (block's epoch, fingerprint) */
+  ARC_REC_THEIRS = 5,    /* 3 words: the peer's call header (mismatch only) */
+  ARC_REC_WORDS = 8
+};
+
+/* A call's header: x = the block's epoch (the calls it took part in; for
+ * block 0, in every call, the call's sequence number: 1 for the first), y =
+ * count's low 32 bits, z = count's bits 32-47 | dtype << 16 | algo << 18 |
+ * codec << 20 | cast << 23, w = the block. The kernel fills in x and w; y and
+ * z are the call's fingerprint, desc_hash a 32-bit hash of it that flags carry. */
+#define ARC_DESC_Z(count_hi, dtype, algo, codec, cast) \
+  ((uint32_t)(count_hi) | (uint32_t)(dtype) << 16 | (uint32_t)(algo) << 18 | (uint32_t)(codec) << 20 | (uint32_t)(cast) << 23)
+
 /* Where one algorithm's regions lie in every rank's exchange memory (bytes)
  * and flags (uint32 index). Fixed for the communicator's life. A region is
  * [slot][block][cap]: slot = the sender (or half, parity), block = the kernel
@@ -22,8 +46,21 @@
 struct KernelLayout {
   uint64_t one_x, one_cap; /* oneshot: [parity 2][sender W][block] */
   uint64_t p1_x, p2_x, px_x, cap; /* twoshot/hier phases; px: [parity 2][half 2][block] */
-  uint32_t one_f, p1_f, p2_f, px_f; /* flags: [sender][block], px: [block] */
+  /* Flags. Shared by every algorithm: call_f, [sender W][block], the flags
+   * of each call's first exchange (oneshot's, twoshot's and hier's phase 1),
+   * which every rank posts to every other, so that a rank facing a call of
+   * another algorithm sees its header; then nflag flags in all, each 64 bits
+   * (two words; epoch and fingerprint hash), the flags' headers
+   * [parity 2][nflag] x 4 words at hdr_f, and the rank's failure record
+   * (ARC_REC_WORDS) at abort_f. Indices are of 64-bit flags. Per algorithm: p2_f [sender][block]
+   * (twoshot: [rank], hier: [member of the half]), px_f [block]. */
+  uint32_t call_f, p2_f, px_f;
+  uint32_t nflag, hdr_f, abort_f;
 };
+
+/* Words of a rank's device state (KernelArgs::state): failed is set once,
+ * by the rank's first block that gives up or adopts a peer's failure. */
+enum { ARC_ST_FAILED = 0, ARC_ST_WORDS = 4 };
 
 struct KernelArgs {
   const void *in;
@@ -35,15 +72,61 @@ struct KernelArgs {
   uint64_t timeout_ns; /* 0: wait for peers forever */
   int nowait;          /* profiling only: never wait for a peer (ARC_DEBUG_NOWAIT; results are wrong) */
   uint32_t *epochs;    /* this rank's per-block call counters */
-  uint32_t *status;    /* this rank's error word: 1 after a timeout */
+  uint32_t *state;     /* this rank's device words (ARC_ST_*) */
+  uint32_t *record;    /* this rank's failure record (ARC_REC_WORDS), mapped host memory the host reads */
+  uint32_t desc_y, desc_z, desc_hash; /* this call's fingerprint (header words y, z) and its hash */
   char *x[ARC_MAX_WORLD];     /* every rank's exchange memory */
   uint32_t *f[ARC_MAX_WORLD]; /* every rank's flags */
   KernelLayout lay;
 };
 
+/* ---- the device runtime (arc_gpu.cu) ----
+ * Each returns ARC_OK or an arc_gpu.h code with arc_set_error's message. */
+int arc_set_error(int code, const std::string &msg);
+
+struct arc_ipc_handle {
+  unsigned char bytes[64];
+};
+
+int arc_dev_count(int *n);
+/* The device's PCI bus id (ranks of one GPU in different processes share it) and multiprocessors. */
+int arc_dev_describe(int dev, char *bus, size_t bus_size, int *sms);
+/* Blocks of arc's kernels that fit on one multiprocessor at once. */
+int arc_dev_blocks_per_sm(void);
+int arc_dev_get(int *dev);
+int arc_dev_set(int dev);
+/* Relaxes the calling thread's stream-capture mode (XLA may be recording a
+ * command buffer on it) and returns the old one, for arc_dev_restore_capture. */
+int arc_dev_relax_capture(void);
+void arc_dev_restore_capture(int mode);
+/* Peer access from a to b, reference-counted per ordered pair. */
+int arc_dev_peer_acquire(int a, int b);
+void arc_dev_peer_release(int a, int b);
+/* Loads every kernel on dev (see arc_gpu.cu). */
+int arc_dev_preload(int dev);
+/* Memory peers reach, zeroed if asked: device memory (ARC_LINK_PEER) or mapped, pinned host memory (ARC_LINK_HOST). */
+int arc_dev_alloc_shared(int dev, arc_link link, size_t bytes, bool zero, void **p);
+void arc_dev_free_shared(int dev, arc_link link, void *p);
+/* Zeroed device memory of dev. */
+int arc_dev_alloc(int dev, size_t bytes, void **p);
+void arc_dev_free(int dev, void *p);
+/* Zeroed, pinned host memory every device maps at the same address, which
+ * stays readable until the process ends (the watchdog reads it). */
+int arc_dev_alloc_host(size_t bytes, void **p);
+void arc_dev_free_host(void *p);
+/* CUDA IPC of device memory from arc_dev_alloc_shared. */
+int arc_dev_ipc_export(int dev, void *p, arc_ipc_handle *h);
+int arc_dev_ipc_open(int dev, const arc_ipc_handle *h, void **p); /* lazy peer access */
+void arc_dev_ipc_close(int dev, void *p);
+int arc_dev_synchronize(int dev);
+/* Launches one call's kernel (blocks > 0) on stream, with dev current. */
+int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const KernelArgs &a, int blocks, void *stream);
+
+#if !ARC_HOST
 /* Launchers, one per algorithm (arc_oneshot.cu, arc_twoshot.cu, arc_hier.cu). */
 gpuError_t arc_launch_oneshot(int dtype, const KernelArgs &a, int blocks, gpuStream_t s);
 gpuError_t arc_launch_twoshot(int dtype, int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s);
 gpuError_t arc_launch_hier(int dtype, int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s);
+#endif
 
 #endif

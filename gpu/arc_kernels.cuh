@@ -9,9 +9,12 @@
  *
  * Synchronisation: block b of every rank counts its calls in epochs[b]
  * (device memory, bumped by the kernel itself). A sender writes its data,
- * then releases flag[slot][b] = epoch at the receiver; the receiver acquires
- * flag >= epoch. No host state changes between calls, so a captured graph
- * replays correctly.
+ * then releases flag[slot][b] = epoch at the receiver, with the call's header
+ * (sequence number, fingerprint) beside it; the receiver acquires
+ * flag >= epoch and checks the header before it reads the data. No host
+ * state changes between calls, so a captured graph replays correctly. A
+ * timeout or a header that differs fails the communicator for good: the
+ * record goes to every rank, every block gives up and writes NaN.
  */
 #ifndef ARC_KERNELS_CUH
 #define ARC_KERNELS_CUH
@@ -347,54 +350,203 @@ struct FpCodec {
   ARC_D static void load(const char *tile, int t, Word &o) { o = E::fetch(tile, t); }
 };
 
-/* ---- epochs and flags ---- */
+/* ---- calls, epochs, flags and failures ---- */
 
-ARC_D uint32_t begin_epoch(const KernelArgs &a) {
-  __shared__ uint32_t epoch;
-  if (threadIdx.x == 0) epoch = a.epochs[blockIdx.x] + 1u;
+/* What a block knows of its call: its epoch (the number of calls it took
+ * part in: for block 0, which takes part in every call, the call's sequence
+ * number) and whether the communicator has already failed. */
+struct Call {
+  uint32_t e;
+  bool dead;
+};
+
+/* The header every flag of the call carries beside it: the block's epoch,
+ * the call's fingerprint (arc_internal.h) and the block. */
+ARC_D uint4 call_header(const KernelArgs &a, const Call &c) {
+  return make_uint4(c.e, a.desc_y, a.desc_z, blockIdx.x);
+}
+
+ARC_D Call begin_call(const KernelArgs &a) {
+  __shared__ uint32_t s_epoch, s_dead;
+  if (threadIdx.x == 0) {
+    s_epoch = a.epochs[blockIdx.x] + 1u;
+    s_dead = *(volatile uint32_t *)&a.state[ARC_ST_FAILED];
+  }
   __syncthreads();
-  return epoch;
+  Call c;
+  c.e = s_epoch;
+  c.dead = s_dead != 0;
+  return c;
 }
 
-ARC_D void end_epoch(const KernelArgs &a, uint32_t e) {
-  if (threadIdx.x == 0) a.epochs[blockIdx.x] = e;
+/* The block's epoch is kept on the device, by the kernel: a captured graph
+ * replays correctly. */
+ARC_D void end_call(const KernelArgs &a, const Call &c) {
+  if (threadIdx.x == 0) a.epochs[blockIdx.x] = c.e;
 }
 
-/* Wait until *f has reached epoch e (wrap-safe). With a timeout, give up,
- * record it in the rank's status word and let the kernel run out. */
-ARC_D void wait_flag(const KernelArgs &a, const uint32_t *f, uint32_t e) {
-  if (a.nowait) return; /* profiling only (ARC_DEBUG_NOWAIT) */
+/* Failures. Every rank keeps its failure record (ARC_REC_WORDS) in its own
+ * flag memory at abort_f, where its peers can read it, and a copy in mapped
+ * host memory for the host (a.record). A rank that gives up (a timeout, a
+ * peer's call that differs) writes both once; a rank waiting for a peer
+ * reads, now and then, the record of the peer it waits for and adopts it,
+ * so a failure spreads along the waits to every rank, with the same
+ * message. These run rarely: out of line, with plain pointers (a reference
+ * to the kernel's arguments would copy them to the stack in every kernel). */
+static __device__ __noinline__ void publish(uint32_t *slot, uint32_t *host, const uint32_t *rec) {
+  for (int i = 1; i < ARC_REC_WORDS; i++) {
+    ((volatile uint32_t *)slot)[i] = rec[i];
+    ((volatile uint32_t *)host)[i] = rec[i];
+  }
+  __threadfence_system();
+  st_release_sys(slot, rec[ARC_REC_KIND]);
+  ((volatile uint32_t *)host)[ARC_REC_KIND] = rec[ARC_REC_KIND];
+  __threadfence_system();
+}
+
+/* This rank failed: the first failure of the rank's blocks wins and is published. */
+static __device__ __noinline__ void fail_call(uint32_t *state, uint32_t *slot, uint32_t *host, uint32_t kind,
+                                              uint32_t ranks, uint4 mine, uint4 theirs) {
+  if (atomicCAS(&state[ARC_ST_FAILED], 0u, kind) != 0u) return;
+  const uint32_t rec[ARC_REC_WORDS] = {kind, ranks, mine.x, mine.y, mine.z, theirs.x, theirs.y, theirs.z};
+  publish(slot, host, rec);
+}
+
+/* Whether the communicator failed: this rank's word, or the record of the
+ * peer it waits for, which this rank then adopts as its own. */
+static __device__ __noinline__ bool failed(uint32_t *state, uint32_t *slot, uint32_t *host, const uint32_t *peer_slot) {
+  if (*(volatile uint32_t *)&state[ARC_ST_FAILED] != 0u) return true;
+  const uint32_t kind = ld_acquire_sys(peer_slot);
+  if (kind == 0u) return false;
+  if (atomicCAS(&state[ARC_ST_FAILED], 0u, kind) == 0u) {
+    uint32_t rec[ARC_REC_WORDS];
+    rec[ARC_REC_KIND] = kind;
+    for (int i = 1; i < ARC_REC_WORDS; i++) rec[i] = ((const volatile uint32_t *)peer_slot)[i];
+    publish(slot, host, rec);
+  }
+  return true;
+}
+
+/* A peer's call differs from this one. Block 0 reports it; another block
+ * waits up to 1 ms for a report (block 0's, or one this rank adopted)
+ * before it reports its own. */
+static __device__ __noinline__ void mismatch(uint32_t *state, uint32_t *slot, uint32_t *host, uint32_t ranks, uint4 mine,
+                                             uint4 theirs) {
+  if (blockIdx.x != 0) {
+    const uint64_t start = clock_ns();
+    while (*(volatile uint32_t *)&state[ARC_ST_FAILED] == 0u && clock_ns() - start < 1000000u) pause_briefly();
+  }
+  fail_call(state, slot, host, ARC_ERR_MISMATCH, ranks, mine, theirs);
+}
+
+/* The header of flag idx (an index into a rank's flags) for epoch e. Headers
+ * alternate by epoch parity: a sender is at most one epoch of the block ahead
+ * of a receiver still reading (docs/KERNELS.md), so a header is never
+ * overwritten before it is read. */
+ARC_D uint32_t *header(const KernelArgs &a, uint32_t *flags, uint32_t idx, uint32_t e) {
+  return flags + a.lay.hdr_f + ((e & 1u) * a.lay.nflag + idx) * 4u;
+}
+
+/* Flags are 64 bits: the epoch, and in the high word a hash of the call's
+ * fingerprint (desc_hash), so that a receiver that finds the epoch it waits
+ * for and the hash of its own call needs no further load. */
+ARC_D uint64_t *flag(uint32_t *flags, uint32_t idx) { return (uint64_t *)flags + idx; }
+
+/* Post epoch e at rank r's flag idx after the block's stores, with this
+ * call's header beside it. The block's barrier before the call orders the
+ * other threads' stores before this thread's release at system scope (the PTX
+ * memory model's causality order is transitive), so CUDA needs no separate
+ * __threadfence_system(); dropping it took oneshot at 4 KB from 4.5 to 3.9 us
+ * and twoshot fp at 64 MB from 212 to 206 us (docs/KERNELS.md). HIP keeps one
+ * in st_release_sys (arc_port.h). The header is this thread's own store
+ * before the release. */
+ARC_D void post(const KernelArgs &a, const Call &c, int r, uint32_t idx) {
+  *(uint4 *)header(a, a.f[r], idx, c.e) = call_header(a, c);
+  st_release_sys64(flag(a.f[r], idx), (uint64_t)c.e | (uint64_t)a.desc_hash << 32);
+}
+
+/* Wait until this rank's flag idx, posted by peer, has reached epoch e
+ * (wrap-safe), then check the peer's call against this one: the hash in the
+ * flag when it holds exactly e, else (the peer is a call ahead, or the hash
+ * differs) the header. Returns false when the communicator failed: a
+ * timeout, a call that differs, or a failure the peer recorded or adopted.
+ * Block 0, in every call, reports failures: other blocks give it a little
+ * time (its record names the call by its sequence number). */
+ARC_D bool wait_peer(const KernelArgs &a, const Call &c, int peer, uint32_t idx) {
+  if (a.nowait) return true; /* profiling only (ARC_DEBUG_NOWAIT) */
+  uint32_t *mine = a.f[a.rank];
+  const uint64_t *f = flag(mine, idx);
+  const uint32_t ranks = (uint32_t)a.rank | (uint32_t)peer << 8 | blockIdx.x << 16;
+  const uint64_t limit = a.timeout_ns + (blockIdx.x ? 2000000u : 0u);
   uint32_t spins = 0;
-  uint64_t start = 0;
-  while ((int32_t)(ld_acquire_sys(f) - e) < 0) {
+  uint64_t start = 0, v;
+  while ((int32_t)((uint32_t)(v = ld_acquire_sys64(f)) - c.e) < 0) {
     if (++spins < 256) continue;
     pause_briefly();
-    if (a.timeout_ns == 0 || (spins & 255u) != 0) continue;
-    if (*(volatile uint32_t *)a.status != 0) return;
+    if ((spins & 255u) != 0) continue;
+    if (failed(a.state, mine + a.lay.abort_f, a.record, a.f[peer] + a.lay.abort_f)) return false;
+    if (a.timeout_ns == 0) continue;
     uint64_t now = clock_ns();
     if (start == 0) start = now;
-    if (now - start > a.timeout_ns) {
-      atomicExch(a.status, 1u);
-      return;
+    if (now - start > limit) {
+      fail_call(a.state, mine + a.lay.abort_f, a.record, ARC_ERR_TIMEOUT, ranks, call_header(a, c),
+                make_uint4(0u, 0u, 0u, 0u));
+      return false;
+    }
+  }
+  if ((uint32_t)v == c.e && (uint32_t)(v >> 32) == a.desc_hash) return true;
+  const uint4 h = ldx16(header(a, mine, idx, c.e));
+  if (h.x == c.e && h.y == a.desc_y && h.z == a.desc_z) return true;
+  mismatch(a.state, mine + a.lay.abort_f, a.record, ranks, call_header(a, c), h);
+  return false;
+}
+
+/* Thread i < count (skipping `skip`) waits for peer0 + i at flag
+ * idx0 + i * grid; the block proceeds together, or learns together that the
+ * call failed. */
+ARC_D bool wait_all(const KernelArgs &a, const Call &c, uint32_t idx0, int count, int skip, int peer0) {
+  const int i = threadIdx.x;
+  bool ok = true;
+  if (i < count && i != skip) ok = wait_peer(a, c, peer0 + i, idx0 + (uint32_t)i * (uint32_t)a.grid);
+  return __syncthreads_and(ok) != 0;
+}
+
+/* A failed call's output: the block fills the elements it would have written
+ * with NaN, so no result of a failed call passes for a sum. parts is the
+ * number of owner chunks (0: oneshot's tiles of the whole buffer). */
+template <int DT>
+__device__ __noinline__ void fill_nan(void *out, uint64_t n, bool vec, int parts) {
+  typedef Elem<DT> E;
+  typename E::Raw r;
+  uint32_t *w = (uint32_t *)r.v;
+  const uint32_t nan = DT == ARC_F32 ? 0x7FC00000u : DT == ARC_F16 ? 0x7E007E00u : 0x7FC07FC0u;
+  for (int k = 0; k < E::kVec * 4; k++) w[k] = nan;
+  const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x;
+  if (parts == 0) {
+    const uint64_t tiles = cdiv(n, ARC_TILE_ELEMS);
+    for (uint64_t j = b; j < tiles; j += G) {
+      const uint64_t e0 = j * ARC_TILE_ELEMS + (uint64_t)t * ARC_LANE;
+      if (e0 < n) E::store(out, e0, n, vec, r);
+    }
+    return;
+  }
+  const uint64_t nb = cdiv(n, 32);
+  for (int p = 0; p < parts; p++) {
+    const uint64_t lo = chunk_lo(nb, parts, p), hi = chunk_lo(nb, parts, p + 1);
+    const uint64_t tiles = cdiv(hi - lo, ARC_TILE_BLOCKS);
+    for (uint64_t j = b; j < tiles; j += G) {
+      const uint64_t cb = lo + j * ARC_TILE_BLOCKS + (t >> 2), e0 = cb * 32 + (t & 3) * ARC_LANE;
+      if (cb < hi && e0 < n) E::store(out, e0, n, vec, r);
     }
   }
 }
 
-/* Thread i < count waits for flags[i * stride] >= e (skipping `skip`), then
- * the block proceeds together. */
-ARC_D void wait_all(const KernelArgs &a, const uint32_t *flags, int count, int skip, uint32_t e) {
-  int i = threadIdx.x;
-  if (i < count && i != skip) wait_flag(a, flags + (size_t)i * a.grid, e);
-  __syncthreads();
+/* The end of a failed call's block. */
+template <int DT>
+ARC_D void give_up(const KernelArgs &a, const Call &c, int parts) {
+  fill_nan<DT>(a.out, a.n, a.vec != 0, parts);
+  end_call(a, c);
 }
-
-/* Post epoch e at *f after the block's stores. The block's barrier before
- * the call orders the other threads' stores before this thread's release at
- * system scope (the PTX memory model's causality order is transitive), so
- * CUDA needs no separate __threadfence_system(); dropping it took oneshot at
- * 4 KB from 4.5 to 3.9 us and twoshot fp at 64 MB from 212 to 206 us
- * (docs/KERNELS.md). HIP keeps one in st_release_sys (arc_port.h). */
-ARC_D void release(uint32_t *f, uint32_t e) { st_release_sys(f, e); }
 
 /* ---- oneshot: push the raw input to every peer, reduce all in rank order ---- */
 
@@ -402,8 +554,9 @@ template <int DT>
 __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) oneshot_kernel(KernelArgs a) {
   typedef Elem<DT> E;
   const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, W = a.world, me = a.rank;
-  const uint32_t e = begin_epoch(a);
-  const uint64_t par = e & 1u;
+  const Call c = begin_call(a);
+  if (c.dead) return give_up<DT>(a, c, 0);
+  const uint64_t par = c.e & 1u;
   const uint64_t tiles = cdiv(a.n, ARC_TILE_ELEMS);
   const uint64_t tile_bytes = (uint64_t)ARC_TILE_ELEMS * E::kBytes;
   /* slot s of rank r, this block: where sender s puts its tiles */
@@ -426,8 +579,8 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) oneshot_kernel
     }
   }
   __syncthreads();
-  if (t < W && t != me) release(a.f[t] + a.lay.one_f + (size_t)me * a.grid + b, e);
-  wait_all(a, a.f[me] + a.lay.one_f + b, W, me, e);
+  if (t < W && t != me) post(a, c, t, a.lay.call_f + (uint32_t)(me * a.grid + b));
+  if (!wait_all(a, c, a.lay.call_f + b, W, me, 0)) return give_up<DT>(a, c, 0);
 
   for (uint64_t j = b; j < tiles; j += G) {
     const uint64_t e0 = j * ARC_TILE_ELEMS + (uint64_t)t * ARC_LANE;
@@ -449,7 +602,7 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) oneshot_kernel
     E::narrow(acc, o);
     if (e0 < a.n) E::store(a.out, e0, a.n, a.vec, o);
   }
-  end_epoch(a, e);
+  end_call(a, c);
 }
 
 /* ---- shared steps of the codec algorithms ---- */
@@ -632,7 +785,8 @@ ARC_D void reduce_own(const KernelArgs &a, uint64_t lo, uint64_t hi, P1 p1, P2 p
 template <int DT, class C, int WT>
 __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) twoshot_kernel(KernelArgs a) {
   const int t = threadIdx.x, b = blockIdx.x, W = WT ? WT : a.world, me = a.rank;
-  const uint32_t e = begin_epoch(a);
+  const Call c = begin_call(a);
+  if (c.dead) return give_up<DT>(a, c, W);
   const uint64_t nb = cdiv(a.n, 32);
   auto lo = [&](int c) { return chunk_lo(nb, W, c); };
   auto p1 = [&](int r, int s) { return a.x[r] + a.lay.p1_x + ((uint64_t)s * a.grid + b) * a.lay.cap; };
@@ -644,21 +798,21 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) twoshot_kernel
     push_chunk<DT, C>(a, lo(r), lo(r + 1), p1(r, me));
   }
   __syncthreads();
-  if (t < W && t != me) release(a.f[t] + a.lay.p1_f + (size_t)me * a.grid + b, e);
-  wait_all(a, a.f[me] + a.lay.p1_f + b, W, me, e);
+  if (t < W && t != me) post(a, c, t, a.lay.call_f + (uint32_t)(me * a.grid + b));
+  if (!wait_all(a, c, a.lay.call_f + b, W, me, 0)) return give_up<DT>(a, c, W);
 
   /* 2. reduce the own chunk in rank order, send it encoded to every peer */
   reduce_own<DT, C, WT>(a, lo(me), lo(me + 1), [&](int s) { return p1(me, s); }, [&](int r) { return p2(r, me); });
   __syncthreads();
-  if (t < W && t != me) release(a.f[t] + a.lay.p2_f + (size_t)me * a.grid + b, e);
-  wait_all(a, a.f[me] + a.lay.p2_f + b, W, me, e);
+  if (t < W && t != me) post(a, c, t, a.lay.p2_f + (uint32_t)(me * a.grid + b));
+  if (!wait_all(a, c, a.lay.p2_f + b, W, me, 0)) return give_up<DT>(a, c, W);
 
   /* 3. decode every other owner's chunk */
   for (int d = 1; d < W; d++) {
     const int r = (me + d) % W;
     pull_chunk<DT, C>(a, lo(r), lo(r + 1), p2(me, r));
   }
-  end_epoch(a, e);
+  end_call(a, c);
 }
 
 /* ---- hier: reduce-scatter in each half, swap half sums with the partner in
@@ -668,8 +822,9 @@ template <int DT, class C>
 __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) hier_kernel(KernelArgs a) {
   const int t = threadIdx.x, b = blockIdx.x, G = gridDim.x, W = a.world, me = a.rank;
   const int H = W / 2, g = me / H, i = me % H, partner = (me + H) % W;
-  const uint32_t e = begin_epoch(a);
-  const uint64_t par = e & 1u;
+  const Call c = begin_call(a);
+  if (c.dead) return give_up<DT>(a, c, H);
+  const uint64_t par = c.e & 1u;
   const uint64_t nb = cdiv(a.n, 32);
   auto p1 = [&](int r, int s) { return a.x[r] + a.lay.p1_x + ((uint64_t)s * a.grid + b) * a.lay.cap; };
   auto px = [&](int r, int half) {
@@ -683,8 +838,10 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) hier_kernel(Ke
     push_chunk<DT, C>(a, chunk_lo(nb, H, m), chunk_lo(nb, H, m + 1), p1(g * H + m, i));
   }
   __syncthreads();
-  if (t < H && t != i) release(a.f[g * H + t] + a.lay.p1_f + (size_t)i * a.grid + b, e);
-  wait_all(a, a.f[me] + a.lay.p1_f + b, H, i, e);
+  /* the call flag goes to every rank (the other half's only check the
+   * header: a rank there running another algorithm waits for it) */
+  if (t < W && t != me) post(a, c, t, a.lay.call_f + (uint32_t)(me * a.grid + b));
+  if (!wait_all(a, c, a.lay.call_f + (uint32_t)(g * H * a.grid + b), H, i, g * H)) return give_up<DT>(a, c, H);
 
   /* 2. the half's sum of chunk i, encoded, to the own and the partner's slot */
   const uint64_t lo = chunk_lo(nb, H, i), hi = chunk_lo(nb, H, i + 1);
@@ -701,9 +858,8 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) hier_kernel(Ke
     }
   }
   __syncthreads();
-  if (t == 0) release(a.f[partner] + a.lay.px_f + b, e);
-  if (t == 0) wait_flag(a, a.f[me] + a.lay.px_f + b, e);
-  __syncthreads();
+  if (t == 0) post(a, c, partner, a.lay.px_f + b);
+  if (!wait_all(a, c, a.lay.px_f + b, 1, -1, partner)) return give_up<DT>(a, c, H);
 
   /* 3. both halves' sums in half order; the result to the half */
   for (uint64_t j = b; j < tiles; j += G) {
@@ -714,15 +870,15 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) hier_kernel(Ke
       for (int d = 1; d < H; d++) C::store(p2(g * H + (i + d) % H, i) + (j / G) * C::kTileBytes, t, w);
   }
   __syncthreads();
-  if (t < H && t != i) release(a.f[g * H + t] + a.lay.p2_f + (size_t)i * a.grid + b, e);
-  wait_all(a, a.f[me] + a.lay.p2_f + b, H, i, e);
+  if (t < H && t != i) post(a, c, g * H + t, a.lay.p2_f + (uint32_t)(i * a.grid + b));
+  if (!wait_all(a, c, a.lay.p2_f + b, H, i, g * H)) return give_up<DT>(a, c, H);
 
   /* 4. decode the half's other chunks */
   for (int d = 1; d < H; d++) {
     int m = (i + d) % H;
     pull_chunk<DT, C>(a, chunk_lo(nb, H, m), chunk_lo(nb, H, m + 1), p2(me, m));
   }
-  end_epoch(a, e);
+  end_call(a, c);
 }
 
 /* ---- dispatch: dtype x codec to one instantiation of Launch<DT, Codec> ---- */

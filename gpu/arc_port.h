@@ -72,6 +72,10 @@ typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuHostAllocMapped cudaHostAllocMapped
 #define gpuHostAllocPortable cudaHostAllocPortable
 #define gpuHostGetDevicePointer cudaHostGetDevicePointer
+#define gpuHostRegister cudaHostRegister
+#define gpuHostUnregister cudaHostUnregister
+#define gpuHostRegisterMapped cudaHostRegisterMapped
+#define gpuHostRegisterPortable cudaHostRegisterPortable
 #define gpuMemset cudaMemset
 #define gpuMemcpy cudaMemcpy
 #define gpuMemcpyAsync cudaMemcpyAsync
@@ -120,6 +124,10 @@ typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuHostAllocMapped hipHostMallocMapped
 #define gpuHostAllocPortable hipHostMallocPortable
 #define gpuHostGetDevicePointer hipHostGetDevicePointer
+#define gpuHostRegister hipHostRegister
+#define gpuHostUnregister hipHostUnregister
+#define gpuHostRegisterMapped hipHostRegisterMapped
+#define gpuHostRegisterPortable hipHostRegisterPortable
 #define gpuMemset hipMemset
 #define gpuMemcpy hipMemcpy
 #define gpuMemcpyAsync hipMemcpyAsync
@@ -234,6 +242,14 @@ ARC_D uint32_t ld_acquire_sys(const uint32_t *p) {
 ARC_D void st_release_sys(uint32_t *p, uint32_t v) {
   asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+ARC_D uint64_t ld_acquire_sys64(const uint64_t *p) {
+  uint64_t v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+ARC_D void st_release_sys64(uint64_t *p, uint64_t v) {
+  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 ARC_D float shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 ARC_D uint32_t shfl_xor(uint32_t v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 /* Exchange buffers are written by other GPUs: read them past L1 (and past
@@ -256,6 +272,13 @@ ARC_D void st_release_sys(uint32_t *p, uint32_t v) {
   /* The CUDA path releases a block's stores with the release store alone
    * (measured on H200: docs/KERNELS.md). These kernels have never run on an
    * AMD GPU, so HIP keeps the full system fence before it. */
+  __threadfence_system();
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+ARC_D uint64_t ld_acquire_sys64(const uint64_t *p) {
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+ARC_D void st_release_sys64(uint64_t *p, uint64_t v) {
   __threadfence_system();
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
 }

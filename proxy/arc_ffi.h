@@ -8,8 +8,11 @@
  *                       groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, ...}
  *
  * One operand, one result of the same type and shape (f16, bf16 or f32). groups
- * lists every group flattened, each of world device ids (local device ordinals);
- * a rank is the position of its stream's device in its group.
+ * lists every group flattened, each of world ids (the module's own logical
+ * ids); devices, when present, lists the same groups as PJRT global device
+ * ids. A rank is the position of its stream's device (its global id through
+ * the table of arc_runtime_attach; without one, its ordinal) in its group of
+ * devices (or groups, for modules without devices).
  *
  * arc_detect_link describes how the local devices reach each other, so the proxy
  * can pick arc's --target when ARC_TARGET is unset or "auto".
@@ -50,6 +53,23 @@ typedef struct arc_link_info {
 #define ARC_DETECT_LINK_SYMBOL "arc_detect_link"
 /* Returns 0 on success; otherwise an arc_gpu.h error code (arc_ffi_device_error says why). */
 ARC_FFI_EXPORT int arc_detect_link(arc_link_info *info);
+
+/* arc_ipc_info says whether arc's kernels can reach GPUs of other processes
+ * (one process per GPU): their memory is shared by CUDA IPC handles. When ipc
+ * is 0, reason says why, for a program to be lowered natively with it. Set
+ * struct_size to sizeof(arc_ipc_info). What this cannot tell: whether another
+ * process's GPU is reachable by peer access (that shows when its memory is
+ * opened) and whether processes sharing one GPU run under MPS (without it each
+ * flag handshake between them takes milliseconds). */
+typedef struct arc_ipc_info {
+  size_t struct_size;
+  int ipc;
+  char reason[256];
+} arc_ipc_info;
+
+#define ARC_DETECT_IPC_SYMBOL "arc_detect_ipc"
+/* Returns 0 with info filled (ipc 0 or 1); otherwise an arc_gpu.h error code. */
+ARC_FFI_EXPORT int arc_detect_ipc(arc_ipc_info *info);
 
 /* ---- the runtime's view of the PJRT client (arc_runtime_attach) ----------
  *
@@ -100,7 +120,10 @@ typedef struct arc_runtime_info {
  * clients; a call names its devices by global id, which the most recent
  * attached client that holds them resolves. */
 ARC_FFI_EXPORT int arc_runtime_attach(const arc_runtime_info *info);
-/* arc_runtime_detach forgets the client attached with the same devices (at PJRT_Client_Destroy). */
+/* arc_runtime_detach forgets the client attached with the same devices (at
+ * PJRT_Client_Destroy, before the real client is destroyed: communicators
+ * that met other processes through its key-value store close their memory
+ * through it). */
 ARC_FFI_EXPORT void arc_runtime_detach(const arc_runtime_info *info);
 
 /* Device-runtime helpers of the handler (arc_ffi_device.cc); they keep
@@ -108,6 +131,8 @@ ARC_FFI_EXPORT void arc_runtime_detach(const arc_runtime_info *info);
 int arc_ffi_stream_device(void *stream, int *device);
 int arc_ffi_get_device(int *device);
 int arc_ffi_set_device(int device);
+/* Waits for the stream: 0 when it finished, 1 when it is being captured (not waited for), else an error. */
+int arc_ffi_stream_wait(void *stream);
 ARC_FFI_EXPORT const char *arc_ffi_device_error(void); /* message of the calling thread's last failure */
 
 #ifdef __cplusplus
