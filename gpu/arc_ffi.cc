@@ -1,21 +1,36 @@
-// arc_ffi.cc: the XLA typed-FFI handler of arc's "arc_allreduce" custom call.
+// arc_ffi.cc: the XLA typed-FFI handler of arc's "arc_allreduce" custom call,
+// and arc_runtime_attach/detach, the PJRT client's view the proxy hands it.
 //
 // XLA runs one handler call per device, each on its own thread and stream. The
-// handler reads the call's attributes (algo, cast, codec, groups, link, world),
-// finds its rank from the stream's device, and enqueues arc_allreduce on that
-// stream. Communicators are created once per (group, link) and kept for the
-// life of the process; all ranks of a group share one.
+// handler reads the call's attributes (algo, cast, codec, devices, groups,
+// link, world), finds its rank from the stream's device, and enqueues
+// arc_allreduce on that stream:
+//   stream -> its device ordinal (the local hardware id, PJRT's CUDA ordinal)
+//   -> the global device id, through the most recent attached client's table
+//      that holds the ordinal (without a table: the ordinal, one process)
+//   -> the group holding that id in `devices` (global ids, group-major; older
+//      modules without it: `groups`) and the rank, its position there.
+// A group whose devices are all in this process gets a communicator over
+// their ordinals; one with devices of other processes (one process per GPU)
+// meets them through the client's key-value store (arc_comm_create_config)
+// under "arc/v1/<hash of the group>/<generation>". Communicators are created
+// once per group and kept; all ranks of a group in this process share one.
 //
-// No CUDA/HIP header here: device calls go through arc_ffi_device.cc, so this
-// file also builds with a host compiler for the CPU tests (runtime/pjrt/ffitest).
+// No CUDA/HIP header here: device calls go through arc_ffi_device.cc and
+// arc_comm.cc's device layer, so this file also builds with a host compiler
+// for the CPU tests (gpu/ffitest).
 
 #include <cstdarg>
+#include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "arc_ffi.h"
@@ -24,6 +39,8 @@
 
 namespace {
 
+const int kStageInitialize = 2;  // XLA_FFI_ExecutionStage_INITIALIZE
+
 // One all-reduce as the lowering described it.
 struct call_config {
   arc_algo algo = ARC_ONESHOT;
@@ -31,12 +48,12 @@ struct call_config {
   arc_link link = ARC_LINK_PEER;
   int flags = 0;
   int64_t world = 0;
-  std::vector<int64_t> groups;
-  bool have_algo = false, have_codec = false, have_world = false, have_groups = false;
+  std::vector<int64_t> groups, devices;
+  bool have_algo = false, have_codec = false, have_world = false, have_groups = false, have_devices = false;
 };
 
 arc_xla_error *fail(const arc_xla_api *api, int code, const char *fmt, ...) {
-  char msg[512];
+  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
   int n = std::snprintf(msg, sizeof msg, "arc_allreduce: ");
@@ -100,6 +117,16 @@ const char *const kAlgos[] = {"oneshot", "twoshot", "hier"};
 const char *const kCodecs[] = {"none", "fp", "int8", "int6", "int4", "int4r", "fp8"};
 const char *const kLinks[] = {"peer", "host"};
 
+std::string read_ids(const arc_xla_attrs &attrs, int64_t i, const std::string &key, std::vector<int64_t> *out) {
+  if (attrs.types[i] != ARC_XLA_ATTR_ARRAY) return "attribute " + key + " must be an integer array";
+  const auto *a = static_cast<const arc_xla_array *>(attrs.attrs[i]);
+  out->resize(a->size);
+  for (size_t j = 0; j < a->size; j++) {
+    if (!read_int(a->dtype, a->data, j, &(*out)[j])) return "attribute " + key + " must be an integer array";
+  }
+  return "";
+}
+
 // parse_attrs reads the backend_config dictionary; returns "" or what is wrong.
 std::string parse_attrs(const arc_xla_attrs &attrs, call_config *c) {
   for (int64_t i = 0; i < attrs.size; i++) {
@@ -127,21 +154,24 @@ std::string parse_attrs(const arc_xla_attrs &attrs, call_config *c) {
         c->have_world = true;
       }
     } else if (key == "groups") {
-      if (type != ARC_XLA_ATTR_ARRAY) return "attribute groups must be an integer array";
-      const auto *a = static_cast<const arc_xla_array *>(value);
-      c->groups.resize(a->size);
-      for (size_t j = 0; j < a->size; j++) {
-        if (!read_int(a->dtype, a->data, j, &c->groups[j])) return "attribute groups must be an integer array";
-      }
+      std::string bad = read_ids(attrs, i, key, &c->groups);
+      if (!bad.empty()) return bad;
       c->have_groups = true;
+    } else if (key == "devices") {
+      std::string bad = read_ids(attrs, i, key, &c->devices);
+      if (!bad.empty()) return bad;
+      c->have_devices = true;
     }
     // Other attributes (a newer lowering's) are ignored on purpose.
   }
   if (!c->have_algo) return "missing attribute algo";
   if (!c->have_codec) return "missing attribute codec";
-  if (!c->have_world || c->world < 1) return "missing or bad attribute world";
+  if (!c->have_world || c->world < 1 || c->world > 64) return "missing or bad attribute world";
   if (!c->have_groups || c->groups.empty() || c->groups.size() % c->world != 0)
     return "attribute groups must hold whole groups of world ids";
+  if (c->have_devices && c->devices.size() != c->groups.size())
+    return "attribute devices must list as many ids as groups (" + std::to_string(c->groups.size()) + "), got " +
+           std::to_string(c->devices.size());
   return "";
 }
 
@@ -160,15 +190,124 @@ size_t elements(const arc_xla_buffer *b) {
   return n;
 }
 
-// Communicators, one per (devices of a group, link), created on first use
-// and kept for the life of the process.
+std::string ids_str(const std::vector<long long> &ids) {
+  std::string s = "[";
+  for (size_t i = 0; i < ids.size(); i++) s += (i ? "," : "") + std::to_string(ids[i]);
+  return s + "]";
+}
+
+// ---- attached clients ----------------------------------------------------
+
+struct client {
+  uint64_t serial = 0;
+  int process_index = 0;
+  std::vector<arc_device_entry> devices;
+  arc_kv_store kv;
+  bool has_kv = false;
+
+  const arc_device_entry *by_id(long long id) const {
+    for (const auto &d : devices)
+      if (d.global_id == id) return &d;
+    return nullptr;
+  }
+};
+
+std::mutex clients_mu;
+std::vector<std::shared_ptr<client>> clients;  // most recent last
+uint64_t next_serial = 1;
+
+bool same_devices(const client &c, const arc_runtime_info *info) {
+  if (c.process_index != info->process_index || c.devices.size() != static_cast<size_t>(info->ndevices)) return false;
+  for (int i = 0; i < info->ndevices; i++) {
+    if (c.devices[i].global_id != info->devices[i].global_id ||
+        c.devices[i].process_index != info->devices[i].process_index)
+      return false;
+  }
+  return true;
+}
+
+// The stream's device: the client whose table holds it, and its global id.
+// Without any attached client the ordinal is the id (one process, XLA's
+// numbering).
+std::string resolve_self(int ordinal, std::shared_ptr<client> *cl, long long *gid) {
+  std::lock_guard<std::mutex> lock(clients_mu);
+  cl->reset();
+  *gid = ordinal;
+  if (clients.empty()) return "";
+  for (auto it = clients.rbegin(); it != clients.rend(); ++it) {
+    for (const auto &d : (*it)->devices) {
+      if (d.process_index == (*it)->process_index && d.local_hardware_id == ordinal) {
+        *cl = *it;
+        *gid = d.global_id;
+        return "";
+      }
+    }
+  }
+  return "device ordinal " + std::to_string(ordinal) + " is in no attached PJRT client's device table";
+}
+
+// ---- communicators ---------------------------------------------------------
+
+// Communicators, one per (devices of a group, link, client for groups that
+// span processes), created on first use and kept for the life of the process
+// (or of the client, for those that span processes).
+struct comm_key {
+  std::vector<long long> ids;  // local ordinals, or global ids when the group spans processes
+  int link;
+  uint64_t client;  // 0: every device in this process
+  bool operator<(const comm_key &o) const {
+    return std::tie(ids, link, client) < std::tie(o.ids, o.link, o.client);
+  }
+};
 struct comm_entry {
   std::once_flag once;
   arc_comm *comm = nullptr;
   int rc = ARC_OK;
+  std::string msg;  // the creation's failure, for every rank that asks
 };
 std::mutex comms_mu;
-std::map<std::pair<std::vector<int>, int>, std::unique_ptr<comm_entry>> comms;
+std::map<comm_key, std::unique_ptr<comm_entry>> comms;
+std::map<std::pair<std::vector<long long>, int>, int> generations;  // creations of each group that spans processes
+
+// The library's message for rc: what arc_last_error says, else the code's name.
+std::string arc_message(int rc) {
+  const char *last = arc_last_error();
+  std::string m = last != nullptr && *last != '\0' ? std::string(last) : std::string(arc_error_string(rc));
+  const std::string own = "arc_allreduce: ";  // the handler says it once
+  return m.compare(0, own.size(), own) == 0 ? m.substr(own.size()) : m;
+}
+
+// 64-bit FNV-1a of the group: the key names the group without spelling out
+// every id, the same in every process (the plan is not in it, so that
+// processes that plan differently meet and say so).
+std::string group_hash(const std::vector<long long> &ids, int link) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) {
+    for (int i = 0; i < 8; i++) {
+      h ^= (v >> (8 * i)) & 0xFF;
+      h *= 1099511628211ull;
+    }
+  };
+  for (long long id : ids) mix(static_cast<uint64_t>(id));
+  mix(static_cast<uint64_t>(link));
+  char s[17];
+  std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(h));
+  return s;
+}
+
+size_t max_bytes_setting() {
+  const char *v = std::getenv("ARC_MAX_BYTES");
+  if (v == nullptr || *v == '\0') return 0;
+  return static_cast<size_t>(std::strtoull(v, nullptr, 10));
+}
+
+// A group to run: its ranks' local ordinals (-1: another process) and ids.
+struct group_plan {
+  std::vector<int> ordinals;
+  std::vector<long long> ids;
+  bool remote = false;
+  std::shared_ptr<client> cl;
+};
 
 // comm_for returns the group's communicator, creating it once: concurrent
 // ranks of a new group wait for the one that creates it, and only for it.
@@ -176,39 +315,165 @@ std::map<std::pair<std::vector<int>, int>, std::unique_ptr<comm_entry>> comms;
 // existing group's communicator is not held up: its peers' kernels may be
 // waiting for it, and creation may synchronize their devices. The creator's
 // current device is restored afterwards. A failure sticks to the group.
-int comm_for(const std::vector<int> &devices, arc_link link, arc_comm **out) {
+int comm_for(const group_plan &g, arc_link link, arc_comm **out, std::string *msg) {
+  comm_key key;
+  key.link = static_cast<int>(link);
+  key.client = g.remote ? g.cl->serial : 0;
+  if (g.remote)
+    key.ids = g.ids;
+  else
+    key.ids.assign(g.ordinals.begin(), g.ordinals.end());
   comm_entry *e;
+  int gen = 0;
   {
     std::lock_guard<std::mutex> lock(comms_mu);
-    auto &slot = comms[std::make_pair(devices, static_cast<int>(link))];
-    if (!slot) slot.reset(new comm_entry);
+    auto &slot = comms[key];
+    if (!slot) {
+      slot.reset(new comm_entry);
+      if (g.remote) gen = generations[std::make_pair(g.ids, key.link)]++;
+    }
     e = slot.get();
   }
   std::call_once(e->once, [&] {
     int saved = -1;
     arc_ffi_get_device(&saved);
-    e->rc = arc_comm_create(&e->comm, devices.data(), static_cast<int>(devices.size()), link, 0);
+    const size_t max_bytes = max_bytes_setting();
+    arc_comm_config cfg;
+    std::memset(&cfg, 0, sizeof cfg);
+    cfg.struct_size = sizeof cfg;
+    cfg.world = static_cast<int>(g.ordinals.size());
+    cfg.devices = g.ordinals.data();
+    cfg.link = link;
+    cfg.max_bytes = max_bytes;
+    cfg.timeout_ms = -1;
+    cfg.ids = g.ids.data();
+    std::string kv_key;
+    if (g.remote) {
+      kv_key = "arc/v1/" + group_hash(g.ids, key.link) + "/" + std::to_string(gen);
+      cfg.key = kv_key.c_str();
+      cfg.kv_ctx = g.cl->kv.ctx;
+      cfg.kv_put = g.cl->kv.put;
+      cfg.kv_get = g.cl->kv.get;
+    }
+    e->rc = arc_comm_create_config(&e->comm, &cfg);
+    if (e->rc != ARC_OK) e->msg = arc_message(e->rc);
     if (saved >= 0) arc_ffi_set_device(saved);
   });
   *out = e->comm;
+  *msg = e->msg;
   return e->rc;
 }
 
-std::string arc_message(int rc) {
-  std::string m = arc_error_string(rc);
-  const char *last = arc_last_error();
-  if (last != nullptr && *last != '\0') m += std::string(": ") + last;
-  return m;
+// plan_group maps the group's ids to this process's devices.
+std::string plan_group(const std::vector<int64_t> &members, const std::shared_ptr<client> &cl, group_plan *g) {
+  g->cl = cl;
+  const arc_device_entry *self = nullptr;
+  for (int64_t id : members) {
+    g->ids.push_back(id);
+    if (!cl) {  // one process, ids are ordinals
+      if (id < 0 || id > 1 << 20) return "device id " + std::to_string(id) + " is not a device ordinal";
+      g->ordinals.push_back(static_cast<int>(id));
+      continue;
+    }
+    const arc_device_entry *d = cl->by_id(id);
+    if (d == nullptr) return "global device id " + std::to_string(id) + " of the call's group is not a device of the PJRT client";
+    if (d->process_index == cl->process_index) {
+      if (d->local_hardware_id < 0)
+        return "global device " + std::to_string(id) + " has no local hardware id in this process";
+      g->ordinals.push_back(d->local_hardware_id);
+      if (self == nullptr) self = d;
+    } else {
+      g->ordinals.push_back(-1);
+      g->remote = true;
+    }
+  }
+  if (!g->remote) return "";
+  for (int64_t id : members) {
+    const arc_device_entry *d = cl->by_id(id);
+    if (self != nullptr && d->slice_index != self->slice_index)
+      return "group " + ids_str(g->ids) + " spans hosts (global device " + std::to_string(id) + " is in slice " +
+             std::to_string(d->slice_index) + ", this process's in slice " + std::to_string(self->slice_index) +
+             "): arc's kernels reach only the GPUs of one host";
+  }
+  if (!cl->has_kv) {
+    for (int64_t id : members) {
+      const arc_device_entry *d = cl->by_id(id);
+      if (d->process_index != cl->process_index)
+        return "group " + ids_str(g->ids) + " spans processes (global device " + std::to_string(id) + " is in process " +
+               std::to_string(d->process_index) + ") but the PJRT client has no key-value store";
+    }
+  }
+  return "";
+}
+
+bool sync_calls() {
+  const char *v = std::getenv("ARC_SYNC_CALLS");
+  return v != nullptr && v[0] == '1';
+}
+
+int xla_code(int rc) {
+  return rc == ARC_ERR_INVALID || rc == ARC_ERR_UNSUPPORTED || rc == ARC_ERR_TOO_LARGE ? ARC_XLA_INVALID_ARGUMENT
+                                                                                      : ARC_XLA_INTERNAL;
 }
 
 }  // namespace
+
+extern "C" int arc_runtime_attach(const arc_runtime_info *info) {
+  const size_t need = offsetof(arc_runtime_info, devices) + sizeof(info->devices);
+  if (info == nullptr || info->struct_size < need || (info->ndevices > 0 && info->devices == nullptr) ||
+      info->ndevices < 0)
+    return ARC_ERR_INVALID;
+  auto cl = std::make_shared<client>();
+  cl->process_index = info->process_index;
+  cl->devices.assign(info->devices, info->devices + info->ndevices);
+  std::memset(&cl->kv, 0, sizeof cl->kv);
+  if (info->struct_size >= offsetof(arc_runtime_info, kv) + sizeof(info->kv)) cl->kv = info->kv;
+  cl->has_kv = cl->kv.put != nullptr && cl->kv.get != nullptr;
+  std::lock_guard<std::mutex> lock(clients_mu);
+  cl->serial = next_serial++;
+  clients.push_back(cl);
+  return ARC_OK;
+}
+
+extern "C" void arc_runtime_detach(const arc_runtime_info *info) {
+  if (info == nullptr) return;
+  std::shared_ptr<client> gone;
+  {
+    std::lock_guard<std::mutex> lock(clients_mu);
+    for (auto it = clients.rbegin(); it != clients.rend(); ++it) {
+      if (same_devices(**it, info)) {
+        gone = *it;
+        clients.erase(std::next(it).base());
+        break;
+      }
+    }
+  }
+  if (!gone) return;
+  // Communicators that met other processes through the client's store close
+  // their memory now, while the store still works; local ones stay.
+  std::vector<std::unique_ptr<comm_entry>> drop;
+  {
+    std::lock_guard<std::mutex> lock(comms_mu);
+    for (auto it = comms.begin(); it != comms.end();) {
+      if (it->first.client == gone->serial) {
+        drop.push_back(std::move(it->second));
+        it = comms.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto &e : drop)
+    if (e->comm != nullptr) arc_comm_destroy(e->comm);
+}
 
 extern "C" XLA_FFI_Error *arc_ffi_allreduce(XLA_FFI_CallFrame *opaque) {
   auto *frame = reinterpret_cast<arc_xla_call_frame *>(opaque);
   if (answer_metadata(frame)) return nullptr;
   const arc_xla_api *api = frame->api;
-  if (frame->stage != ARC_XLA_STAGE_EXECUTE)
-    return fail(api, ARC_XLA_INVALID_ARGUMENT, "called at stage %d; only execute is registered", frame->stage);
+  if (frame->stage != ARC_XLA_STAGE_EXECUTE && frame->stage != kStageInitialize)
+    return fail(api, ARC_XLA_INVALID_ARGUMENT, "called at stage %d; only initialize and execute are registered",
+                frame->stage);
 
   call_config c;
   std::string bad = parse_attrs(frame->attrs, &c);
@@ -236,38 +501,59 @@ extern "C" XLA_FFI_Error *arc_ffi_allreduce(XLA_FFI_CallFrame *opaque) {
   if (arc_ffi_stream_device(sargs.stream, &device) != 0)
     return fail(api, ARC_XLA_INTERNAL, "cannot read the stream's device: %s", arc_ffi_device_error());
 
-  // Find the group holding this device; the rank is the device's position in it.
-  std::vector<int> group;
+  std::shared_ptr<client> cl;
+  long long gid = -1;
+  bad = resolve_self(device, &cl, &gid);
+  if (!bad.empty()) return fail(api, ARC_XLA_INVALID_ARGUMENT, "%s", bad.c_str());
+
+  // Find the group holding this device; the rank is its position in it.
+  const std::vector<int64_t> &ids = c.have_devices ? c.devices : c.groups;
+  std::vector<int64_t> members;
   int rank = -1;
-  for (size_t g = 0; g < c.groups.size() && rank < 0; g += c.world) {
+  for (size_t g = 0; g < ids.size() && rank < 0; g += c.world) {
     for (int64_t r = 0; r < c.world; r++) {
-      if (c.groups[g + r] == device) {
+      if (ids[g + r] == gid) {
         rank = static_cast<int>(r);
-        group.assign(c.groups.begin() + g, c.groups.begin() + g + c.world);
+        members.assign(ids.begin() + g, ids.begin() + g + c.world);
       }
     }
   }
-  if (rank < 0) return fail(api, ARC_XLA_INVALID_ARGUMENT, "device %d is in none of the call's groups", device);
-  for (size_t i = 0; i < group.size(); i++) {
-    for (size_t j = i + 1; j < group.size(); j++) {
-      if (group[i] == group[j])
-        return fail(api, ARC_XLA_INVALID_ARGUMENT, "device %d appears twice in its group", group[i]);
+  if (rank < 0) {
+    if (cl)
+      return fail(api, ARC_XLA_INVALID_ARGUMENT, "global device %lld (ordinal %d) is in none of the call's groups", gid,
+                  device);
+    return fail(api, ARC_XLA_INVALID_ARGUMENT, "device %d is in none of the call's groups", device);
+  }
+  for (size_t i = 0; i < members.size(); i++) {
+    for (size_t j = i + 1; j < members.size(); j++) {
+      if (members[i] == members[j])
+        return fail(api, ARC_XLA_INVALID_ARGUMENT, "device %lld appears twice in its group",
+                    static_cast<long long>(members[i]));
     }
   }
+  group_plan g;
+  bad = plan_group(members, cl, &g);
+  if (!bad.empty()) return fail(api, ARC_XLA_INVALID_ARGUMENT, "%s", bad.c_str());
 
   arc_comm *comm = nullptr;
-  int rc = comm_for(group, c.link, &comm);
-  if (rc != ARC_OK)
-    return fail(api, ARC_XLA_INTERNAL, "creating the communicator of %zu devices: %s", group.size(),
-                arc_message(rc).c_str());
+  std::string msg;
+  int rc = comm_for(g, c.link, &comm, &msg);
+  if (rc != ARC_OK) {
+    const std::string group = "group " + ids_str(g.ids), said = group + ": ";
+    if (msg.compare(0, said.size(), said) == 0) msg = msg.substr(said.size());
+    return fail(api, xla_code(rc), "creating the communicator of %s: %s", group.c_str(), msg.c_str());
+  }
+  if (frame->stage == kStageInitialize) return nullptr;  // the communicator is ready; execute launches
 
   // Launch on the stream's device, then leave the thread's device as XLA set it.
   int saved = -1;
   arc_ffi_get_device(&saved);
   if (saved != device) arc_ffi_set_device(device);
   rc = arc_allreduce(comm, rank, in->data, out->data, count, dtype, c.algo, c.codec, c.flags, sargs.stream);
+  // ARC_SYNC_CALLS=1: wait for this call's kernel, so that its own failure
+  // fails it (otherwise the next call on the communicator reports it).
+  if (rc == ARC_OK && sync_calls() && arc_ffi_stream_wait(sargs.stream) == 0) rc = arc_comm_status(comm);
   if (saved >= 0 && saved != device) arc_ffi_set_device(saved);
-  if (rc != ARC_OK)
-    return fail(api, rc == ARC_ERR_CUDA ? ARC_XLA_INTERNAL : ARC_XLA_INVALID_ARGUMENT, "%s", arc_message(rc).c_str());
+  if (rc != ARC_OK) return fail(api, xla_code(rc), "%s", arc_message(rc).c_str());
   return nullptr;
 }
