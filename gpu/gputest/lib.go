@@ -5,15 +5,38 @@ package gputest
 /*
 #cgo LDFLAGS: -ldl
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 // The C API of libarc_gpu.so (gpu/arc_gpu.h, arc_gpu_test.h),
 // reached through dlsym so that the package builds without the library.
 typedef struct arc_comm arc_comm;
 
+// arc_comm_config of arc_gpu.h (same layout).
+typedef struct {
+	size_t struct_size;
+	int world;
+	const int *devices;
+	int link;
+	size_t max_bytes;
+	long long timeout_ms;
+	const long long *ids;
+	const char *key;
+	void *kv_ctx;
+	int (*kv_put)(void *, const char *, size_t, const char *, size_t, char **);
+	int (*kv_get)(void *, const char *, size_t, int, char **, size_t *, char **);
+	long long rendezvous_ms;
+} arc_comm_config;
+
 static void *lib;
 static int (*p_comm_create)(arc_comm **, const int *, int, int, size_t);
+static int (*p_comm_create_config)(arc_comm **, const arc_comm_config *);
 static int (*p_allreduce)(arc_comm *, int, const void *, void *, size_t, int, int, int, int, void *);
 static int (*p_comm_destroy)(arc_comm *);
 static int (*p_comm_status)(arc_comm *);
@@ -41,6 +64,7 @@ static const char *arc_open(const char *path) {
 	lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) return dlerror();
 	SYM(p_comm_create, "arc_comm_create");
+	SYM(p_comm_create_config, "arc_comm_create_config");
 	SYM(p_allreduce, "arc_allreduce");
 	SYM(p_comm_destroy, "arc_comm_destroy");
 	SYM(p_comm_status, "arc_comm_status");
@@ -64,6 +88,88 @@ static const char *arc_open(const char *path) {
 }
 
 static int comm_create(arc_comm **c, const int *devs, int n, int link, size_t max) { return p_comm_create(c, devs, n, link, max); }
+
+// A key-value store kept as files in kv_dir, as the PJRT client's
+// distributed store behaves: a key is written once; get waits for it.
+static char kv_dir[512];
+
+static char *kv_dup(const char *s) {
+	char *p = malloc(strlen(s) + 1);
+	strcpy(p, s);
+	return p;
+}
+
+static void kv_path(char *path, size_t n, const char *key, size_t key_size) {
+	int k = snprintf(path, n, "%s/", kv_dir);
+	for (size_t i = 0; i < key_size && k + 1 < (int)n; i++) path[k++] = key[i] == '/' ? '!' : key[i];
+	path[k] = 0;
+}
+
+static int kv_put(void *ctx, const char *key, size_t key_size, const char *value, size_t value_size, char **err) {
+	(void)ctx;
+	char path[1024], tmp[1100];
+	kv_path(path, sizeof path, key, key_size);
+	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0 || write(fd, value, value_size) != (ssize_t)value_size || close(fd) != 0) {
+		*err = kv_dup("cannot write the store");
+		return 1;
+	}
+	int rc = link(tmp, path);
+	unlink(tmp);
+	if (rc != 0) {
+		*err = kv_dup("ALREADY_EXISTS");
+		return 1;
+	}
+	return 0;
+}
+
+static int kv_get(void *ctx, const char *key, size_t key_size, int timeout_ms, char **value, size_t *value_size, char **err) {
+	(void)ctx;
+	char path[1024];
+	kv_path(path, sizeof path, key, key_size);
+	struct timespec t0, now, nap = {0, 2000000};
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		FILE *f = fopen(path, "rb");
+		if (f) {
+			char *buf = malloc(1 << 16);
+			size_t n = fread(buf, 1, (1 << 16) - 1, f);
+			fclose(f);
+			buf[n] = 0;
+			*value = buf;
+			*value_size = n;
+			return 0;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > timeout_ms) {
+			*err = kv_dup("DEADLINE_EXCEEDED");
+			return 1;
+		}
+		nanosleep(&nap, NULL);
+	}
+}
+
+static void set_kv_dir(const char *d) { snprintf(kv_dir, sizeof kv_dir, "%s", d); }
+
+static int comm_create_config(arc_comm **c, const int *devs, int n, int link, size_t max, long long timeout_ms,
+		const long long *ids, const char *key) {
+	arc_comm_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.struct_size = sizeof cfg;
+	cfg.world = n;
+	cfg.devices = devs;
+	cfg.link = link;
+	cfg.max_bytes = max;
+	cfg.timeout_ms = timeout_ms;
+	cfg.ids = ids;
+	if (key) {
+		cfg.key = key;
+		cfg.kv_put = kv_put;
+		cfg.kv_get = kv_get;
+	}
+	return p_comm_create_config(c, &cfg);
+}
 static int allreduce(arc_comm *c, int rank, void *in, void *out, size_t count, int dt, int algo, int codec, int flags, void *s) {
 	return p_allreduce(c, rank, in, out, count, dt, algo, codec, flags, s);
 }
@@ -232,6 +338,50 @@ func NewComm(devices []int, link int, maxBytes int) (*Comm, error) {
 		return nil, err
 	}
 	return &Comm{c: c, Devices: devices}, nil
+}
+
+// CommConfig describes a communicator for NewCommConfig (arc_comm_config).
+type CommConfig struct {
+	Devices   []int   // per rank: a device of this process, or -1 for a rank of another process
+	Link      int     // LinkPeer or LinkHost
+	MaxBytes  int     // 0: the library's default
+	TimeoutMs int64   // < 0: ARC_TIMEOUT_MS or the default; 0: forever
+	IDs       []int64 // how messages name the ranks' devices (needed with other processes)
+	KVDir     string  // with other processes: the directory of the file-backed key-value store
+	Key       string  // with other processes: the communicator's unique key
+}
+
+// NewCommConfig creates a communicator from a description; with ranks of
+// other processes it meets them through the file-backed store in KVDir.
+func NewCommConfig(cfg CommConfig) (*Comm, error) {
+	devs := make([]C.int, len(cfg.Devices))
+	for i, d := range cfg.Devices {
+		devs[i] = C.int(d)
+	}
+	var ids *C.longlong
+	if len(cfg.IDs) > 0 {
+		cids := (*[64]C.longlong)(C.malloc(C.size_t(8 * len(cfg.IDs))))
+		defer C.free(unsafe.Pointer(cids))
+		for i, id := range cfg.IDs {
+			cids[i] = C.longlong(id)
+		}
+		ids = &cids[0]
+	}
+	var key *C.char
+	if cfg.Key != "" {
+		key = C.CString(cfg.Key)
+		defer C.free(unsafe.Pointer(key))
+		dir := C.CString(cfg.KVDir)
+		C.set_kv_dir(dir)
+		C.free(unsafe.Pointer(dir))
+	}
+	var c *C.arc_comm
+	err := call("arc_comm_create_config", C.comm_create_config(&c, &devs[0], C.int(len(devs)), C.int(cfg.Link),
+		C.size_t(cfg.MaxBytes), C.longlong(cfg.TimeoutMs), ids, key))
+	if err != nil {
+		return nil, err
+	}
+	return &Comm{c: c, Devices: cfg.Devices}, nil
 }
 
 // AllReduce enqueues rank's part of an all-reduce on stream s.

@@ -84,6 +84,13 @@ func newRig(t testing.TB, devs []int, link, capBytes int) *rig {
 	if err != nil {
 		t.Fatalf("devices %v link %d: %v", devs, link, err)
 	}
+	return rigOn(t, c, devs, capBytes)
+}
+
+// rigOn gives a communicator made elsewhere streams and buffers (ranks of
+// other processes, -1 in devs, get none).
+func rigOn(t testing.TB, c *Comm, devs []int, capBytes int) *rig {
+	t.Helper()
 	g := &rig{t: t, comm: c, devs: devs, capB: capBytes}
 	t.Cleanup(g.close)
 	for _, d := range devs {

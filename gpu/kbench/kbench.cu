@@ -1,7 +1,7 @@
 /* kbench: arc's all-reduce kernels against NCCL, in one process.
  *
- *   build/kbench [--link peer|host] [--world N] [--min BYTES] [--max BYTES]
- *                [--dtypes f16,bf16] [--reps R] [--only LOWERING,...]
+ *   build/kbench [--link peer|host] [--world N] [--devices D,D,...] [--min BYTES]
+ *                [--max BYTES] [--dtypes f16,bf16] [--reps R] [--only LOWERING,...]
  *
  * For each dtype, size (powers of two from --min to --max) and lowering it
  * prints a CSV row (header first) on stdout:
@@ -23,7 +23,10 @@
  * time. When the windows cannot be registered (older NCCL, no peer access),
  * kbench says why on stderr and prints no nccl-symm rows.
  * With --link host arc uses pinned host memory; run NCCL the same way with
- * NCCL_P2P_DISABLE=1 in the environment.
+ * NCCL_P2P_DISABLE=1 in the environment. --devices places rank r on the r-th
+ * device listed (logical ranks: "0,0" is world 2 on one GPU, a figure of the
+ * kernels' own cost, not of any link); NCCL refuses ranks sharing a GPU, so
+ * name it in --only only with distinct devices.
  */
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -278,7 +281,7 @@ static std::vector<std::string> split(const std::string &s) {
 
 int main(int argc, char **argv) {
   Bench b;
-  std::string link = "peer", dtypes = "f16,bf16", only;
+  std::string link = "peer", dtypes = "f16,bf16", only, devices;
   size_t min_bytes = 4 << 10, max_bytes = 256 << 20;
   int world = 0;
   for (int i = 1; i < argc; i++) {
@@ -286,6 +289,7 @@ int main(int argc, char **argv) {
     const char *v = i + 1 < argc ? argv[i + 1] : "";
     if (a == "--link") link = v, i++;
     else if (a == "--world") world = atoi(v), i++;
+    else if (a == "--devices") devices = v, i++;
     else if (a == "--min") min_bytes = parse_bytes(v), i++;
     else if (a == "--max") max_bytes = parse_bytes(v), i++;
     else if (a == "--dtypes") dtypes = v, i++;
@@ -298,16 +302,26 @@ int main(int argc, char **argv) {
   }
   int ndev = 0;
   CK(cudaGetDeviceCount(&ndev));
-  b.world = world > 0 ? world : ndev;
-  if (b.world < 2 || b.world > ndev) {
-    fprintf(stderr, "kbench: world %d needs as many GPUs (found %d)\n", b.world, ndev);
-    return 1;
+  if (!devices.empty()) {
+    for (const std::string &d : split(devices)) b.dev.push_back(atoi(d.c_str()));
+    b.world = (int)b.dev.size();
+  } else {
+    b.world = world > 0 ? world : ndev;
+    if (b.world < 2 || b.world > ndev) {
+      fprintf(stderr, "kbench: world %d needs as many GPUs (found %d); --devices 0,0 runs logical ranks\n", b.world, ndev);
+      return 1;
+    }
+    for (int r = 0; r < b.world; r++) b.dev.push_back(r);
   }
   b.link = link == "host" ? ARC_LINK_HOST : ARC_LINK_PEER;
-  for (int r = 0; r < b.world; r++) b.dev.push_back(r);
   AK(arc_comm_create(&b.comm, b.dev.data(), b.world, (arc_link)b.link, max_bytes));
+  std::vector<std::string> keep = split(only);
+  auto wanted = [&](const std::string &name) {
+    return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
+  };
+  const bool use_nccl = wanted("nccl") || wanted("nccl-graph") || wanted("nccl-symm") || wanted("nccl-symm-graph");
   b.nccl.resize(b.world);
-  NK(ncclCommInitAll(b.nccl.data(), b.world, b.dev.data()));
+  if (use_nccl) NK(ncclCommInitAll(b.nccl.data(), b.world, b.dev.data()));
   b.s.resize(b.world);
   b.start.resize(b.world);
   b.stop.resize(b.world);
@@ -331,10 +345,6 @@ int main(int argc, char **argv) {
     for (int c = ARC_CODEC_FP; c <= ARC_CODEC_FP8; c++)
       lows.push_back({std::string(algo == ARC_TWOSHOT ? "twoshot-" : "hier-") + codec_names[c], algo, c});
   }
-  std::vector<std::string> keep = split(only);
-  auto wanted = [&](const std::string &name) {
-    return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
-  };
   bool symm = (wanted("nccl-symm") || wanted("nccl-symm-graph")) && b.symmetric(max_bytes);
 
   printf("link,world,dtype,bytes,lowering,mode,us,algbw_GBps,busbw_GBps,vs_nccl\n");
@@ -373,7 +383,8 @@ int main(int argc, char **argv) {
   }
   AK(arc_comm_status(b.comm));
   b.release_symmetric();
-  for (int r = 0; r < w; r++) ncclCommDestroy(b.nccl[r]);
+  if (use_nccl)
+    for (int r = 0; r < w; r++) ncclCommDestroy(b.nccl[r]);
   AK(arc_comm_destroy(b.comm));
   return 0;
 }
