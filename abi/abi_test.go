@@ -76,13 +76,13 @@ func TestHandlerNamesAgree(t *testing.T) {
 }
 
 // TestKernelWorldsAgree checks the world sizes the library plans for
-// (gpu/arc_gpu.cu's oneshot_world and twoshot_world) against this package.
+// (gpu/arc_comm.cc's oneshot_world and twoshot_world) against this package.
 func TestKernelWorldsAgree(t *testing.T) {
-	src := read(t, "../gpu/arc_gpu.cu")
+	src := read(t, "../gpu/arc_comm.cc")
 	for fn, want := range map[string][]int{"oneshot_world": OneShotWorlds, "twoshot_world": TwoShotWorlds} {
 		m := regexp.MustCompile(`bool ` + fn + `\(int w\) \{ return ([^;]*); \}`).FindStringSubmatch(src)
 		if m == nil {
-			t.Errorf("gpu/arc_gpu.cu has no %s", fn)
+			t.Errorf("gpu/arc_comm.cc has no %s", fn)
 			continue
 		}
 		var got []int
@@ -91,7 +91,7 @@ func TestKernelWorldsAgree(t *testing.T) {
 			got = append(got, n)
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("gpu/arc_gpu.cu %s takes %v, abi says %v", fn, got, want)
+			t.Errorf("gpu/arc_comm.cc %s takes %v, abi says %v", fn, got, want)
 		}
 	}
 }
