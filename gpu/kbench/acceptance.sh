@@ -50,6 +50,7 @@ if has kbench; then
       k="$H/$v/build/kbench"
       [ -x "$k" ] || continue
       for devs in 0,0 0,0,0,0,0,0,0,0; do
+        [ $round = 1 ] || [ $devs = 0,0 ] || continue
         timeout 30 "$k" --devices $devs --only oneshot --dtypes f16 --min 4K --max 4K --reps 51 2>>"$L/kbench.err" |
           tail -n +2 | sed "s/^/$v,r$round,/" | tee -a "$L/kbench.csv"
       done
