@@ -33,6 +33,7 @@ var skipped = []struct{ pattern, why string }{
 	{`^arc tune +--from (xla|kernel)-`, "fits the CSV of a GPU run"},
 	{`^llama +--plugin|\.devbin/examples/llama --plugin|bin/decoder --plugin`, "runs a model on GPUs"},
 	{`\bncu\b`, "profiles a GPU kernel"},
+	{`gpu/kbench/acceptance\.sh |^build/kbench `, "runs arc's kernels on GPUs (docs/KERNELS.md)"},
 	{`^python3 proxy/devtest/`, "needs JAX's MLIR bindings (the GPU machine has them)"},
 	{`^ARC_PJRT_PLUGIN=/path/to/|^export ARC_PJRT_PLUGIN=/path/to/`, "names the CUDA PJRT plugin of a GPU machine"},
 	{`^go run docs/bench/genprofiles\.go$|^go test \./lowering/\.\.\. -update$|^make examples-mlir$`, "rewrites shipped files from a GPU run or a model build (their tests check the files)"},
