@@ -148,15 +148,11 @@ func inferReplicas(m *ir.Module, partitions int64) int64 {
 // Run interprets the all-reduces of one module, to check that it is valid as
 // the oracle reads it. It returns the number of all-reduce operands.
 func Run(m *ir.Module, opt Options) (int, error) {
-	g, err := GridOf(m, opt)
+	o, err := Prepare(m, opt)
 	if err != nil {
 		return 0, err
 	}
-	t, err := interpret(m, g, opt, nil)
-	if err != nil {
-		return 0, invalid(err)
-	}
-	return len(t.slots), nil
+	return len(o.t.slots), nil
 }
 
 // Check interprets the original module and the lowered one on the same
@@ -195,15 +191,76 @@ type Original struct {
 
 // Prepare interprets the original module (see Check).
 func Prepare(orig *ir.Module, opt Options) (*Original, error) {
-	g, err := GridOf(orig, opt)
+	grids, err := gridsOf(orig, opt)
 	if err != nil {
 		return nil, err
 	}
-	a, err := interpret(orig, g, opt, nil)
-	if err != nil {
-		return nil, invalid(err)
+	var first error
+	for _, g := range grids {
+		a, err := interpret(orig, g, opt, nil)
+		var dis *DisagreementError
+		if err == nil || errors.As(err, &dis) {
+			if err != nil {
+				return nil, err
+			}
+			return &Original{g, opt, a}, nil
+		}
+		if first == nil {
+			first = err
+		}
 	}
-	return &Original{g, opt, a}, nil
+	return nil, invalid(first)
+}
+
+// gridsOf lists the grids to interpret a module on: GridOf's, and where the
+// module does not state num_replicas or num_partitions, the others its
+// all-reduces' ids suggest. As package spec has it, a program is invalid
+// only when it is invalid on every grid the module allows; the oracle takes
+// the first grid on which it is valid.
+func gridsOf(m *ir.Module, opt Options) ([]Grid, error) {
+	g, err := GridOf(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	info := m.Info()
+	if info.NumReplicas > 0 && info.NumPartitions > 0 {
+		return []Grid{g}, nil
+	}
+	counts := []int64{1}
+	if cs, err := m.Collectives(); err == nil {
+		for _, c := range cs {
+			ids := c.Groups
+			if v, ok := m.Attr(c.Op, "replica_groups"); ok && c.Kind == "all_reduce" && c.Arc == nil && c.GroupSpelling != "mesh_axes" {
+				ids, _ = parseGroups(v)
+			}
+			seen := map[int64]bool{}
+			for _, grp := range ids {
+				for _, id := range grp {
+					seen[id] = true
+				}
+			}
+			if n := int64(len(seen)); n > 0 && !slices.Contains(counts, n) && len(counts) < 8 {
+				counts = append(counts, n)
+			}
+		}
+	}
+	rs, ps := []int64{info.NumReplicas}, []int64{info.NumPartitions}
+	if info.NumReplicas <= 0 {
+		rs = counts
+	}
+	if info.NumPartitions <= 0 {
+		ps = counts
+	}
+	out := []Grid{g}
+	for _, r := range rs {
+		for _, p := range ps {
+			c := Grid{Replicas: r, Partitions: p, Assignment: opt.Assignment}
+			if c.Size() <= opt.maxProcesses() && (c.Replicas != g.Replicas || c.Partitions != g.Partitions) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
 }
 
 // Check checks a lowering of the original module (see Check).

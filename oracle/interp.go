@@ -481,8 +481,8 @@ func (t *trace) crossCheck(c *ir.Collective, s *opInfo) error {
 		return nil
 	}
 	res, err := t.spec.Check(c)
-	if err != nil || res.Processes == nil {
-		return nil
+	if err != nil || res.Processes == nil || res.Replicas != t.grid.Replicas || res.Partitions != t.grid.Partitions {
+		return nil // spec rejects, does not expand, or reads another grid (one the module does not state)
 	}
 	var theirs [][]Process
 	for _, g := range res.Processes {

@@ -234,3 +234,22 @@ func TestUnknownGroups(t *testing.T) {
 	mustDetect(t, orig, module(1, 2, f32x, call, "%0"), "the original's groups are unknown", oracle.Options{})
 	mustDetect(t, orig, module(1, 2, f32x, allReduce("%0", "%x0", f32x, "f32", "maximum", attrs), "%0"), "the original's groups are unknown", oracle.Options{})
 }
+
+// TestUnstatedGrid: a module without num_replicas or num_partitions is
+// read on the first grid its all-reduces all fit (here 1 replica x 2
+// partitions, which neither op names alone), as package spec reads it; one
+// that fits none is invalid.
+func TestUnstatedGrid(t *testing.T) {
+	typ := "tensor<8xi64>"
+	body := allReduce("%0", "%x0", typ, "i64", "add", "channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids") +
+		allReduce("%1", "%0", typ, "i64", "and", "replica_groups = dense<[[0]]> : tensor<1x1xi64>")
+	src := strings.Replace(module(1, 1, typ, body, "%1"), " attributes {mhlo.num_replicas = 1 : i32, mhlo.num_partitions = 1 : i32}", "", 1)
+	if n, err := oracle.Run(parse(t, "in.mlir", src), oracle.Options{}); err != nil || n != 2 {
+		t.Errorf("oracle.Run: %d all-reduce operands, %v", n, err)
+	}
+	bad := strings.Replace(src, "dense<[[0]]> : tensor<1x1xi64>", "dense<[[0, 0]]> : tensor<1x2xi64>", 1)
+	var inv *oracle.InvalidError
+	if _, err := oracle.Run(parse(t, "in.mlir", bad), oracle.Options{}); !errors.As(err, &inv) {
+		t.Errorf("oracle.Run of ids named twice: %v", err)
+	}
+}
