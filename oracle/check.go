@@ -20,8 +20,8 @@ type Options struct {
 	MaxProcesses int
 	// Seed varies the random operands.
 	Seed uint64
-	// Assignment is the device assignment (process to global device id);
-	// nil is XLA's default.
+	// Assignment is the device assignment (process to global device id) of
+	// the module's grid (GridOf); nil is XLA's default.
 	Assignment func(Process) int64
 	// Quant is the quantized codec the lowered module may use (arc's
 	// --quant): "" or "none" allows only the exact ones (oneshot, fp).
@@ -223,7 +223,7 @@ func gridsOf(m *ir.Module, opt Options) ([]Grid, error) {
 		return nil, err
 	}
 	info := m.Info()
-	if info.NumReplicas > 0 && info.NumPartitions > 0 {
+	if info.NumReplicas > 0 && info.NumPartitions > 0 || opt.Assignment != nil { // an assignment is of GridOf's grid
 		return []Grid{g}, nil
 	}
 	counts := []int64{1}
