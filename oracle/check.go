@@ -239,8 +239,12 @@ func gridsOf(m *ir.Module, opt Options) ([]Grid, error) {
 					seen[id] = true
 				}
 			}
-			if n := int64(len(seen)); n > 0 && !slices.Contains(counts, n) && len(counts) < 8 {
-				counts = append(counts, n)
+			// An op's id count is replicas, partitions or their product:
+			// its divisors are the candidate counts.
+			for n, d := int64(len(seen)), int64(2); d <= n && len(counts) < 12; d++ {
+				if n%d == 0 && !slices.Contains(counts, d) {
+					counts = append(counts, d)
+				}
 			}
 		}
 	}
