@@ -112,6 +112,9 @@ func (v *valueScanner) scan(s string, start, end int, fn func(ValueRef)) {
 				j++
 			}
 			if j == i+1 {
+				// A '%' that starts no name ("%{}", "% x"): a use of nothing,
+				// which the verifier reports, as MLIR refuses the text.
+				fn(ValueRef{Name: "%", Index: -1, Count: 1, Off: i, Kind: Use})
 				continue
 			}
 			r := ValueRef{Name: s[i:j], Index: -1, Count: 1, Off: i}

@@ -123,6 +123,8 @@ func (v *verifier) op(op *ir.Op) {
 		case ir.Use:
 			d, ok := v.lookup(r.Name)
 			switch {
+			case r.Name == "%":
+				v.fail(r.Off, "expected a value name after '%%'")
 			case !ok:
 				v.fail(r.Off, "%s is used but not defined", r.Name)
 			case r.Index >= d.count:

@@ -62,6 +62,8 @@ func TestVerifyRejects(t *testing.T) {
 			"m.mlir:9:5: %1 is defined twice (first at 8:5)"},
 		{"block argument defined twice", `^bb0(%a: tensor<f32>, %b: tensor<f32>)`, `^bb0(%a: tensor<f32>, %a: tensor<f32>)`,
 			"m.mlir:4:27: %a is defined twice (first at 4:10)"},
+		{"a % that names nothing", `stablehlo.add %0#0, %0#1`, `stablehlo.add %0#0, %{}`,
+			"m.mlir:8:30: expected a value name after '%'"},
 		{"result number out of range", `stablehlo.add %0#0, %0#1`, `stablehlo.add %0#0, %0#5`,
 			"m.mlir:8:30: %0#5: %0 has 2 result(s)"},
 		{"more results than types", `%2 = "stablehlo.custom_call"`, `%2, %3 = "stablehlo.custom_call"`,
