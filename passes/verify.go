@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/spec"
@@ -138,6 +139,11 @@ func (v *verifier) op(op *ir.Op) {
 		}
 	})
 	if op.Generic && op.Name != "" {
+		for i, operand := range v.m.Operands(op) {
+			if !strings.HasPrefix(operand, "%") {
+				v.fail(int(op.Start), "%s: operand %d (%s) is not a value", op.Name, i, operand)
+			}
+		}
 		if ins, outs, ok := v.m.FuncType(op); ok {
 			if nResults > 0 && !(len(outs) == 1 && outs[0] == "()") && len(outs) != nResults {
 				v.fail(int(op.Start), "%s defines %d result(s) but its type has %d", op.Name, nResults, len(outs))
