@@ -145,8 +145,12 @@ func (v *verifier) op(op *ir.Op) {
 			}
 		}
 		if ins, outs, ok := v.m.FuncType(op); ok {
-			if nResults > 0 && !(len(outs) == 1 && outs[0] == "()") && len(outs) != nResults {
-				v.fail(int(op.Start), "%s defines %d result(s) but its type has %d", op.Name, nResults, len(outs))
+			typed := len(outs)
+			if len(outs) == 1 && outs[0] == "()" {
+				typed = 0
+			}
+			if typed != nResults { // MLIR binds every result the type lists, and no other
+				v.fail(int(op.Start), "%s defines %d result(s) but its type has %d", op.Name, nResults, typed)
 			}
 			if n := len(v.m.Operands(op)); !(len(ins) == 1 && ins[0] == "") && len(ins) != n {
 				v.fail(int(op.Start), "%s takes %d operand(s) but its type has %d", op.Name, n, len(ins))

@@ -66,6 +66,8 @@ func TestVerifyRejects(t *testing.T) {
 			"m.mlir:8:30: expected a value name after '%'"},
 		{"an operand that is not a value", `"stablehlo.custom_call"(%1)`, `"stablehlo.custom_call"(0)`,
 			"m.mlir:9:5: stablehlo.custom_call: operand 0 (0) is not a value"},
+		{"results left unbound", `%2 = "stablehlo.custom_call"`, `"stablehlo.custom_call"`,
+			"m.mlir:9:5: stablehlo.custom_call defines 0 result(s) but its type has 1"},
 		{"result number out of range", `stablehlo.add %0#0, %0#1`, `stablehlo.add %0#0, %0#5`,
 			"m.mlir:8:30: %0#5: %0 has 2 result(s)"},
 		{"more results than types", `%2 = "stablehlo.custom_call"`, `%2, %3 = "stablehlo.custom_call"`,
