@@ -99,6 +99,15 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 		return nil, fail("Reduction-region here must produce tensor-typed result(s), but produces '%s' instead", compact(stripLoc(ins[0])))
 	}
 	r.resultT = t
+	for _, o := range b.Ops[:len(b.Ops)-1] {
+		// An element-wise op's custom form ends with ": type"; without it
+		// MLIR cannot parse the op, and arc must not read it as a sum.
+		if _, isBinary := binaryKinds[shortName(o.Name)]; isBinary && !o.Generic {
+			if ins, outs, ok := k.m.FuncType(o); !ok || len(ins)+len(outs) == 0 {
+				return nil, k.m.Errorf(int(o.Start), "custom op '%s' expected ':' and its type", o.Name)
+			}
+		}
+	}
 	r.kind, r.why = k.classify(b, r, vals[0])
 	return r, nil
 }
@@ -142,7 +151,10 @@ func (k *Checker) classify(b *ir.Block, r *reducer, returned string) (kind, why 
 			}
 		}
 	}
-	ins, outs, _ := k.m.FuncType(op)
+	ins, outs, ok := k.m.FuncType(op)
+	if !ok || len(ins)+len(outs) == 0 {
+		return "other", fmt.Sprintf("its %s has no type", name)
+	}
 	want := r.resultT.key
 	for _, t := range append(ins, outs...) {
 		if pt, err := parseTensor(t); err != nil || pt.key != want {

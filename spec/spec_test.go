@@ -116,6 +116,9 @@ func cases() []tcase {
 	add("add an outside value", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.add %lhs, %k : {E}
       stablehlo.return %s : {E}`}, want{reason: "reads %k, which is not an argument of the region"})
+	add("add without its type", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs s {E}
+      stablehlo.return %s : {E}`}, want{err: "5:7: custom op 'stablehlo.add' expected ':' and its type"})
 	add("max", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.maximum %lhs, %rhs : {E}
       stablehlo.return %s : {E}`}, want{reason: "reducer is max, arc's kernels sum"})
