@@ -93,6 +93,9 @@ func ParseModule(name string, src []byte) (*Module, error) {
 	if err := checkStart(name, src); err != nil {
 		return nil, err
 	}
+	if err := checkChars(name, src); err != nil {
+		return nil, err
+	}
 	m, err := Parse(name, src)
 	if err != nil {
 		return nil, err
@@ -181,6 +184,32 @@ func (m *Module) checkTop() error {
 	}
 	if ops == 0 {
 		return m.Errorf(0, "not an MLIR module: the file holds no operation")
+	}
+	return nil
+}
+
+// checkChars refuses a control character outside strings and comments,
+// which MLIR's lexer refuses too; left in, one could make a dictionary read
+// as a region.
+func checkChars(name string, src []byte) error {
+	inString := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case c == '\n':
+			inString = false // a string ends at its line; the parser reports it
+		case !inString && c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case !inString && (c < 0x20 && c != '\t' && c != '\r' || c == 0x7f):
+			p := PositionOf(src, i)
+			return &Error{File: name, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf("unexpected character 0x%02x", c)}
+		}
 	}
 	return nil
 }

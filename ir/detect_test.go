@@ -2,6 +2,7 @@ package ir
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -103,6 +104,24 @@ func TestParseModuleAccepts(t *testing.T) {
 	} {
 		if _, err := ParseModule("ok.mlir", []byte(src)); err != nil {
 			t.Errorf("%.40q: %v", src, err)
+		}
+	}
+}
+
+// TestControlCharacters: a control character outside strings and comments
+// is refused at its position (MLIR's lexer refuses it); inside a string or
+// a comment it is the text's business.
+func TestControlCharacters(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"module @m attributes{x\x08} {\n}\n", "m.mlir:1:23: unexpected character 0x08"},
+		{"module @m {\n  \x7f\n}\n", "m.mlir:2:3: unexpected character 0x7f"},
+		{"module @m attributes {a = \"x\x08\"} {\n}\n", ""},
+		{"// a \x01 comment\nmodule @m {\n}\n", ""},
+		{"module @m {\r\n\t}\r\n", ""},
+	} {
+		_, err := ParseModule("m.mlir", []byte(c.src))
+		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
+			t.Errorf("%q: %v, want %q", c.src, err, c.want)
 		}
 	}
 }
