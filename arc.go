@@ -5,6 +5,7 @@
 package arc
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -53,6 +54,10 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 		return nil, nil, err
 	}
 	rep, err := passes.NewReport(decided, st.Target.Name(), st.Options.DeviceAssignment)
+	var inputErr *ir.Error
+	if errors.As(err, &inputErr) && decided == m {
+		return nil, nil, err // what the input itself records (target none decides nothing)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("internal error: reading the decisions back: %w", err)
 	}

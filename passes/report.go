@@ -130,6 +130,9 @@ func NewReport(m *ir.Module, target string, da spec.DeviceAssignment) (*Report, 
 			}
 			if ds != nil {
 				row.apply(ds[k])
+				if err := row.checkRing(m); err != nil {
+					return nil, err
+				}
 			}
 			r.Collectives = append(r.Collectives, row)
 		}
@@ -161,6 +164,30 @@ func groupsOf(info ir.Info, c *ir.Collective, res *spec.Result, limit int64) (gr
 		return groups, res.FlattenedIDs(), res.Reduction, res.Mode.String()
 	}
 	return implicitGroups(info, c, limit), nil, c.Reduction, ""
+}
+
+// checkRing refuses a recorded TPU ring that does not hold the op's own
+// process groups: a module whose arc.ring a person or another tool wrote.
+func (row *Row) checkRing(m *ir.Module) error {
+	if row.Lowering != "ring" || row.Flattened == nil || row.Collective.Op.Name == "stablehlo.custom_call" {
+		return nil
+	}
+	if sets(row.Ring) != sets(row.Flattened) {
+		return m.Errorf(int(row.Collective.Op.Start), "%s = %v does not hold the op's process groups %v", AttrRing, row.Ring, row.Flattened)
+	}
+	return nil
+}
+
+// sets prints groups as sorted sets in a sorted list, to compare them as such.
+func sets(groups [][]int64) string {
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		s := slices.Clone(g)
+		slices.Sort(s)
+		out[i] = fmt.Sprint(s)
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
 }
 
 // Decision is the decision the row records.

@@ -253,3 +253,37 @@ func TestReportMemoryFollowsTheInput(t *testing.T) {
 		t.Errorf("%d groups listed for an implicit group of 2e9 replicas", len(g))
 	}
 }
+
+// TestRecordedDecisionsAreChecked: a module that records a ring not of its
+// own groups, or an environment that is no dictionary, is refused at the
+// op or the module, as an input error.
+func TestRecordedDecisionsAreChecked(t *testing.T) {
+	op := func(moduleAttrs, ring string) string {
+		return `module @m attributes {stablehlo.num_replicas = 2 : i64` + moduleAttrs + `} {
+  func.func @main(%x: tensor<16xf32>) -> tensor<16xf32> {
+    %0 = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "ring", arc.reason = "r", arc.ring = ` + ring + `} : (tensor<16xf32>) -> tensor<16xf32>
+    "func.return"(%0) : (tensor<16xf32>) -> ()
+  }
+}
+`
+	}
+	for _, c := range []struct{ src, want string }{
+		{op("", "dense<[[1, 0]]> : tensor<1x2xi64>"), ""},
+		{op("", "dense<[[0, 0]]> : tensor<1x2xi64>"), "m.mlir:3:5: arc.ring = [[0 0]] does not hold the op's process groups [[0 1]]"},
+		{op("", "dense<[[0, 5]]> : tensor<1x2xi64>"), "m.mlir:3:5: arc.ring = [[0 5]] does not hold the op's process groups [[0 1]]"},
+		{op(`, arc.env = "x"`, "dense<[[1, 0]]> : tensor<1x2xi64>"), `m.mlir:1:1: arc.env is not a dictionary: "x"`},
+	} {
+		m, err := ir.ParseString("m.mlir", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = passes.NewReport(m, "", nil)
+		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
+			t.Errorf("%v, want %q", err, c.want)
+		}
+	}
+}
