@@ -248,7 +248,10 @@ func (t *trace) allReduce(op *ir.Op, c *ir.Collective) error {
 	for _, r := range results {
 		n += r.Count
 	}
-	if n != len(c.Operands) || len(c.ResultTypes) != len(c.Operands) {
+	// Unnamed results (n == 0) are allowed: MLIR lets an op whose results
+	// nobody uses bind none. They are still evaluated, so a lowering that
+	// breaks them is still caught.
+	if n != 0 && n != len(c.Operands) || len(c.ResultTypes) != len(c.Operands) {
 		return t.errAt(op, "%s has %d operands but %d results (%d result types)", op.Name, len(c.Operands), n, len(c.ResultTypes))
 	}
 	var slots []*slot

@@ -149,7 +149,9 @@ func (v *verifier) op(op *ir.Op) {
 			if len(outs) == 1 && outs[0] == "()" {
 				typed = 0
 			}
-			if typed != nResults { // MLIR binds every result the type lists, and no other
+			// Results may go unnamed (MLIR's parser allows an op whose
+			// results nobody uses to bind none), but named ones must match.
+			if nResults > 0 && typed != nResults {
 				v.fail(int(op.Start), "%s defines %d result(s) but its type has %d", op.Name, nResults, typed)
 			}
 			if n := len(v.m.Operands(op)); !(len(ins) == 1 && ins[0] == "") && len(ins) != n {
