@@ -72,6 +72,12 @@ func TestParseModuleRefuses(t *testing.T) {
 		{"words after a module's location", "module {\n} loc(#l) // c\n  hello world\n", `3:3: not an MLIR module: "hello world" after the module's body`},
 		{"truncated", "module {\n  func.func @f() {\n", "2:18: region is not closed"},
 		{"unclosed string", "module attributes {a = \"x} {\n}\n", "1:24: string is not closed"},
+		// Dictionary entries are "name" or "name = value", as MLIR reads them.
+		{"two words in an entry", "module attributes {a.b c = 6 : i64} {\n}\n", "1:24: expected '=' or ',' after an attribute name"},
+		{"an entry without a name", "module attributes {a, = 1} {\n}\n", "1:23: expected an attribute name, found '='"},
+		{"a trailing comma", "module attributes {a = 1,} {\n}\n", "1:26: expected an attribute name"},
+		{"no value", "\"x.y\"() {a = } : () -> ()\n", "1:13: expected an attribute value after '='"},
+		{"properties", "\"x.y\"() <{a b}> : () -> ()\n", "1:13: expected '=' or ',' after an attribute name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := ParseModule("in.mlir", []byte(tc.src))
@@ -101,6 +107,8 @@ func TestParseModuleAccepts(t *testing.T) {
 		"sdy.mesh @m = <[\"x\"=2]>\n",
 		"gpu.module @kernels {\n}\n",
 		`"x.y"() : () -> ()`,
+		"module attributes {\"quoted name\" = 1, unit, a = {b c}, // note\n d = 2} {\n}\n",
+		`"x.y"() <{a = 1}> {b, c = [1, 2]} : () -> ()`,
 	} {
 		if _, err := ParseModule("ok.mlir", []byte(src)); err != nil {
 			t.Errorf("%.40q: %v", src, err)

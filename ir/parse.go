@@ -286,7 +286,11 @@ func (p *parser) parseGeneric(op *Op) {
 		p.skipBalanced()
 	}
 	if at('<') { // properties
+		open := p.pos
 		p.skipBalanced()
+		if p.s[open+1] == '{' && p.s[p.pos-2] == '}' {
+			p.checkDict(open+1, p.pos-1)
+		}
 	}
 	if at('(') { // regions
 		p.pos++
@@ -307,7 +311,7 @@ func (p *parser) parseGeneric(op *Op) {
 		}
 	}
 	if at('{') { // attributes
-		p.skipBalanced()
+		p.skipDict()
 	}
 	if !at(':') {
 		p.fail(p.pos, "expected ':' and the type of %s", op.Name)
@@ -431,6 +435,9 @@ func (p *parser) scanCustom(op *Op) {
 		case '{':
 			if p.regionHere(base) {
 				op.Regions = append(op.Regions, p.parseRegion(op))
+			} else if afterWord(s, p.pos, "attributes") {
+				p.skipDict()
+				end = p.pos
 			} else {
 				p.brackets = append(p.brackets, p.pos)
 				p.pos++
@@ -656,7 +663,77 @@ func (p *parser) regionHere(base int) bool {
 			return false
 		}
 	}
+	if afterWord(p.s, p.pos, "attributes") {
+		return false // the keyword always introduces a dictionary
+	}
 	return regionAhead(p.s, p.pos)
+}
+
+// skipDict skips the attribute dictionary that starts at p.pos, checking
+// that each entry is "name" or "name = value", as MLIR's parser does: an
+// entry it cannot read would otherwise pass through arc to fail later, or
+// be printed back around a new entry.
+func (p *parser) skipDict() {
+	open := p.pos
+	p.skipBalanced()
+	p.checkDict(open, p.pos)
+}
+
+// checkDict checks the entries of the dictionary s[open:close], brackets
+// included.
+func (p *parser) checkDict(open, close int) {
+	base := open + 1
+	inner := blankComments(p.s[base : close-1])
+	spans := splitTopSpans(inner, ',')
+	if len(spans) == 1 && strings.TrimSpace(inner) == "" {
+		return // "{}"
+	}
+	for _, sp := range spans {
+		e := inner[sp.start:sp.end]
+		i := 0
+		for i < len(e) && isBlank(e[i]) {
+			i++
+		}
+		at := base + sp.start + i
+		switch {
+		case i == len(e):
+			p.fail(at, "expected an attribute name")
+		case e[i] == '"':
+			j := skipStringAt(e, i)
+			if j < 0 {
+				p.fail(at, "string is not closed")
+			}
+			i = j
+		case isIdentStart(e[i]):
+			for i < len(e) && isIdentChar(e[i]) {
+				i++
+			}
+		default:
+			p.fail(at, "expected an attribute name, found %q", e[i])
+		}
+		for i < len(e) && isBlank(e[i]) {
+			i++
+		}
+		if i == len(e) {
+			continue // a unit attribute
+		}
+		if e[i] != '=' {
+			p.fail(base+sp.start+i, "expected '=' or ',' after an attribute name")
+		}
+		if strings.TrimSpace(e[i+1:]) == "" {
+			p.fail(base+sp.start+i+1, "expected an attribute value after '='")
+		}
+	}
+}
+
+// afterWord reports whether the token just before s[i], past blanks, is word.
+func afterWord(s string, i int, word string) bool {
+	j := i
+	for j > 0 && isBlank(s[j-1]) {
+		j--
+	}
+	k := j - len(word)
+	return k >= 0 && s[k:j] == word && (k == 0 || !isIdentChar(s[k-1]))
 }
 
 // regionAhead looks at what follows the '{' at i.
