@@ -72,6 +72,8 @@ func TestParseModuleRefuses(t *testing.T) {
 		{"words after a module's location", "module {\n} loc(#l) // c\n  hello world\n", `3:3: not an MLIR module: "hello world" after the module's body`},
 		{"truncated", "module {\n  func.func @f() {\n", "2:18: region is not closed"},
 		{"unclosed string", "module attributes {a = \"x} {\n}\n", "1:24: string is not closed"},
+		{"a stray word in a module's body", "module{s{a = 1}} {\n}\n", "1:8: custom op 's' is unknown (a module's body holds dialect ops such as func.func)"},
+		{"a stray result", "module {\n  %0 = cast %x\n}\n", "2:8: custom op 'cast' is unknown (a module's body holds dialect ops such as func.func)"},
 		// Dictionary entries are "name" or "name = value", as MLIR reads them.
 		{"two words in an entry", "module attributes {a.b c = 6 : i64} {\n}\n", "1:24: expected '=' or ',' after an attribute name"},
 		{"an entry without a name", "module attributes {a, = 1} {\n}\n", "1:23: expected an attribute name, found '='"},

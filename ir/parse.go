@@ -146,8 +146,25 @@ func (p *parser) parseRegion(parent *Op) *Region {
 			op := p.parseOp()
 			op.Parent = cur
 			p.ops = append(p.ops, op)
+			if parent != nil && (parent.Name == "module" || parent.Name == "builtin.module") {
+				p.checkModuleLevel(op)
+			}
 		}
 	}
+}
+
+// checkModuleLevel refuses an undotted custom op in a module's body that is
+// not a builtin op: MLIR reads such names in the builtin dialect, and a
+// stray word there would otherwise swallow what follows it.
+func (p *parser) checkModuleLevel(op *Op) {
+	if op.Generic || op.Name == "" || strings.Contains(op.Name, ".") {
+		return
+	}
+	switch op.Name {
+	case "module", "unrealized_conversion_cast":
+		return
+	}
+	p.fail(int(op.nameEnd)-len(op.Name), "custom op '%s' is unknown (a module's body holds dialect ops such as func.func)", op.Name)
 }
 
 // parseLabel reads "^name(args):" and returns the block it starts.
