@@ -365,6 +365,31 @@ func stripLoc(s string) string {
 	return s
 }
 
+// IsValueRef reports whether an operand as Operands returns it, less its
+// comments, is one value: "%name" or "%name#n".
+func IsValueRef(operand string) bool {
+	v := strings.TrimSpace(blankComments(operand))
+	if len(v) < 2 || v[0] != '%' {
+		return false
+	}
+	i := 1
+	for i < len(v) && isIdentChar(v[i]) {
+		i++
+	}
+	if i == 1 {
+		return false
+	}
+	if i < len(v) && v[i] == '#' {
+		d := i + 1
+		for i = d; i < len(v) && isDigit(v[i]); i++ {
+		}
+		if i == d {
+			return false
+		}
+	}
+	return i == len(v)
+}
+
 // Operands returns the values an op reads in its own text: the list in
 // parentheses right after a generic op's name, or, in the pretty form, every
 // value used before the type (not the region arguments it declares, such as

@@ -140,8 +140,8 @@ func (v *verifier) op(op *ir.Op) {
 	})
 	if op.Generic && op.Name != "" {
 		for i, operand := range v.m.Operands(op) {
-			if !strings.HasPrefix(operand, "%") {
-				v.fail(int(op.Start), "%s: operand %d (%s) is not a value", op.Name, i, operand)
+			if !ir.IsValueRef(operand) {
+				v.fail(int(op.Start), "%s: operand %d (%s) is not a value", op.Name, i, strings.Join(strings.Fields(operand), " "))
 			}
 		}
 		if ins, outs, ok := v.m.FuncType(op); ok {

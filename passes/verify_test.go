@@ -53,6 +53,18 @@ func TestVerifyUnboundResults(t *testing.T) {
 	}
 }
 
+// TestVerifyCommentInOperands: a comment in an operand list is no operand.
+func TestVerifyCommentInOperands(t *testing.T) {
+	src := strings.Replace(verifyModule, `"stablehlo.custom_call"(%1)`, "\"stablehlo.custom_call\"(%1 // the sum\n)", 1)
+	m, err := ir.ParseString("m.mlir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := passes.Verify(m); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestVerifyAllReduceTypes: StableHLO lets an all-reduce's result promote
 // the element type and leave sizes dynamic (is_promotable, compatible
 // shapes); such modules are valid input.
@@ -85,6 +97,8 @@ func TestVerifyRejects(t *testing.T) {
 			"m.mlir:8:30: expected a value name after '%'"},
 		{"an operand that is not a value", `"stablehlo.custom_call"(%1)`, `"stablehlo.custom_call"(0)`,
 			"m.mlir:9:5: stablehlo.custom_call: operand 0 (0) is not a value"},
+		{"a word after a value", `"stablehlo.custom_call"(%1)`, "\"stablehlo.custom_call\"(%1\nmodule )",
+			"m.mlir:9:5: stablehlo.custom_call: operand 0 (%1 module) is not a value"},
 		{"result number out of range", `stablehlo.add %0#0, %0#1`, `stablehlo.add %0#0, %0#5`,
 			"m.mlir:8:30: %0#5: %0 has 2 result(s)"},
 		{"more results than types", `%2 = "stablehlo.custom_call"`, `%2, %3 = "stablehlo.custom_call"`,
