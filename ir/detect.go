@@ -209,6 +209,15 @@ func checkChars(name string, src []byte) error {
 		case !inString && (c < 0x20 && c != '\t' && c != '\r' || c == 0x7f):
 			p := PositionOf(src, i)
 			return &Error{File: name, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf("unexpected character 0x%02x", c)}
+		case !inString && c >= utf8.RuneSelf:
+			// MLIR's lexer takes only ASCII outside strings and comments.
+			r, _ := utf8.DecodeRune(src[i:])
+			p := PositionOf(src, i)
+			msg := fmt.Sprintf("unexpected character %U outside a string or comment", r)
+			if r == utf8.RuneError {
+				msg = fmt.Sprintf("unexpected byte 0x%02x (not UTF-8) outside a string or comment", c)
+			}
+			return &Error{File: name, Line: p.Line, Col: p.Col, Msg: msg}
 		}
 	}
 	return nil

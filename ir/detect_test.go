@@ -128,6 +128,9 @@ func TestControlCharacters(t *testing.T) {
 		{"module @m attributes {a = \"x\x08\"} {\n}\n", ""},
 		{"// a \x01 comment\nmodule @m {\n}\n", ""},
 		{"module @m {\r\n\t}\r\n", ""},
+		{"module @m att\u00adributes {\n}\n", "m.mlir:1:14: unexpected character U+00AD outside a string or comment"},
+		{"module @m {\n  \xff\n}\n", "m.mlir:2:3: unexpected byte 0xff (not UTF-8) outside a string or comment"},
+		{"module @m attributes {a = \"é\"} { // ü\n}\n", ""},
 	} {
 		_, err := ParseModule("m.mlir", []byte(c.src))
 		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
