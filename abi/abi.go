@@ -6,7 +6,10 @@
 // name tables in gpu/arc_ffi.cc) say the same.
 package abi
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Codecs are the codec names in the order of the C enum arc_codec:
 // Codecs[i] is ARC_CODEC_<upper(name)> = i. "none" is one-shot's: no codec.
@@ -52,3 +55,35 @@ func Link(name string) int { return slices.Index(Links, name) }
 
 // DType returns an element type's C API number, or -1.
 func DType(name string) int { return slices.Index(DTypes, name) }
+
+// Worlds lists the group sizes an algorithm runs (nil if unknown): the
+// hierarchical kernel splits its group into two halves of 2 or 4 ranks.
+func Worlds(algo string) []int {
+	switch algo {
+	case "oneshot":
+		return slices.Clone(OneShotWorlds)
+	case "twoshot":
+		return slices.Clone(TwoShotWorlds)
+	case "hier":
+		return []int{4, 8}
+	}
+	return nil
+}
+
+// CheckKernel reports whether an algorithm, codec and group size name a
+// kernel arc has: one-shot sends the inputs themselves (codec none), the
+// others need a codec.
+func CheckKernel(algo, codec string, world int) error {
+	worlds := Worlds(algo)
+	switch {
+	case worlds == nil:
+		return fmt.Errorf("unknown algorithm %q (want one of %v)", algo, Algos)
+	case !slices.Contains(worlds, world):
+		return fmt.Errorf("%s needs a world size in %v, not %d", algo, worlds, world)
+	case algo == "oneshot" && codec != "none":
+		return fmt.Errorf("oneshot takes no codec, not %q", codec)
+	case algo != "oneshot" && (codec == "none" || Codec(codec) < 0):
+		return fmt.Errorf("%s needs a codec in %v, not %q", algo, Codecs[1:], codec)
+	}
+	return nil
+}

@@ -3,6 +3,7 @@ package ir
 import (
 	"errors"
 	"fmt"
+	"github.com/arcpass/arc/abi"
 	"strconv"
 	"strings"
 )
@@ -295,6 +296,22 @@ func readArcCall(c *Collective, attrs []Attr, errAt func(string, ...any) error) 
 		c.Groups = append(c.Groups, ids[i:i+world])
 	}
 	c.GroupSpelling = "dense"
+	// The handler runs what the config names: a call naming no kernel, or
+	// groups and devices that disagree, would fail only at run time.
+	if err := abi.CheckKernel(a.Config["algo"], a.Codec, world); err != nil {
+		return errAt("backend_config: %v", err)
+	}
+	if abi.Link(a.Config["link"]) < 0 {
+		return errAt("backend_config: unknown link %q (want one of %v)", a.Config["link"], abi.Links)
+	}
+	if cast := a.Config["cast"]; cast != "0" && cast != "1" {
+		return errAt("backend_config: cast is %q, not 0 or 1", cast)
+	}
+	if d, ok := a.Config["devices"]; ok {
+		if devices, err := parseIntList(d); err != nil || len(devices) != len(ids) {
+			return errAt("backend_config: devices %q do not match groups %q", d, a.Config["groups"])
+		}
+	}
 	return nil
 }
 

@@ -239,7 +239,7 @@ func TestReductions(t *testing.T) {
 }
 
 func TestArcCustomCall(t *testing.T) {
-	src := `%0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {codec = "int4", groups = array<i64: 0, 1, 2, 3>, lowering = "twoshot", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, arc.reason = "fits"} : (tensor<1024xf16>) -> tensor<1024xf16>
+	src := `%0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {algo = "twoshot", cast = 0 : i64, codec = "int4", groups = array<i64: 0, 1, 2, 3>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, arc.reason = "fits"} : (tensor<1024xf16>) -> tensor<1024xf16>
 %1 = "stablehlo.all_reduce"(%0) ({
 ^bb0(%a: tensor<f16>, %b: tensor<f16>):
   %2 = "stablehlo.add"(%a, %b) : (tensor<f16>, tensor<f16>) -> tensor<f16>
@@ -256,7 +256,7 @@ func TestArcCustomCall(t *testing.T) {
 		t.Fatalf("%d collectives, want 2 (the other custom call is not one)", len(cs))
 	}
 	got := fmt.Sprintf("%s %s %v %+v", cs[0].Kind, cs[0].Reduction, cs[0].Groups, *cs[0].Arc)
-	want := `all_reduce sum [[0 1] [2 3]] {Lowering:twoshot Codec:int4 Config:map[codec:int4 groups:array<i64: 0, 1, 2, 3> lowering:twoshot reason:fits world:2]}`
+	want := `all_reduce sum [[0 1] [2 3]] {Lowering:twoshot Codec:int4 Config:map[algo:twoshot cast:0 codec:int4 groups:array<i64: 0, 1, 2, 3> link:peer reason:fits world:2]}`
 	if got != want {
 		t.Errorf("arc call:\n got %s\nwant %s", got, want)
 	}

@@ -113,6 +113,21 @@ func TestCollectiveErrors(t *testing.T) {
 			"1:1: stablehlo.custom_call: backend_config: bad world \"0\""},
 		{"%0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"arc_allreduce\", backend_config = {world = 2 : i64, groups = array<i64: 0, 1, 2>}} : (tensor<4xf32>) -> tensor<4xf32>",
 			"1:1: stablehlo.custom_call: backend_config: bad groups \"array<i64: 0, 1, 2>\""},
+		// A config that names no kernel arc has would fail only at run time.
+		{"%0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"arc_allreduce\", backend_config = {algo = \"threeshot\", cast = 0 : i64, codec = \"none\", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = \"peer\", world = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>",
+			"1:1: stablehlo.custom_call: backend_config: unknown algorithm \"threeshot\" (want one of [oneshot twoshot hier])"},
+		{"%0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"arc_allreduce\", backend_config = {algo = \"oneshot\", cast = 0 : i64, codec = \"int4\", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = \"peer\", world = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>",
+			"1:1: stablehlo.custom_call: backend_config: oneshot takes no codec, not \"int4\""},
+		{"%0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"arc_allreduce\", backend_config = {algo = \"twoshot\", cast = 0 : i64, codec = \"int2\", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = \"peer\", world = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>",
+			"1:1: stablehlo.custom_call: backend_config: twoshot needs a codec in [fp int8 int6 int4 int4r fp8], not \"int2\""},
+		{"%0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"arc_allreduce\", backend_config = {algo = \"hier\", cast = 0 : i64, codec = \"fp\", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = \"peer\", world = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>",
+			"1:1: stablehlo.custom_call: backend_config: hier needs a world size in [4 8], not 2"},
+		{"%0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"arc_allreduce\", backend_config = {algo = \"oneshot\", cast = 0 : i64, codec = \"none\", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = \"wire\", world = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>",
+			"1:1: stablehlo.custom_call: backend_config: unknown link \"wire\" (want one of [peer host])"},
+		{"%0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"arc_allreduce\", backend_config = {algo = \"oneshot\", cast = 2 : i64, codec = \"none\", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = \"peer\", world = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>",
+			"1:1: stablehlo.custom_call: backend_config: cast is \"2\", not 0 or 1"},
+		{"%0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"arc_allreduce\", backend_config = {algo = \"oneshot\", cast = 0 : i64, codec = \"none\", devices = array<i64: 0, 1, 2, 3>, groups = array<i64: 0, 1>, link = \"peer\", world = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>",
+			"1:1: stablehlo.custom_call: backend_config: devices \"array<i64: 0, 1, 2, 3>\" do not match groups \"array<i64: 0, 1>\""},
 		{"sdy.mesh @m = <[\"x\"=2], device_ids=[0]>\n", "1:1: sdy.mesh @m: 1 device ids for 2 devices"},
 	} {
 		m := mustParse(t, tc.src)

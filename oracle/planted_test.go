@@ -214,13 +214,15 @@ func TestRejectsInvalidOriginals(t *testing.T) {
 // what runs; its groups then only name the op's ids.
 func TestCallDevices(t *testing.T) {
 	orig := module(2, 2, f32x, allReduce("%0", "%x0", f32x, "f32", "add", "replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>"), "%0")
-	call := func(devices string) string {
-		return module(2, 2, f32x, fmt.Sprintf(`    %%0 = "stablehlo.custom_call"(%%x0) {api_version = 4 : i32, backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: %s>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true} : (%s) -> %s
-`, devices, f32x, f32x), "%0")
+	// devices are global ids, groups the same processes as flattened ids
+	// (replica * 2 + partition), both group-major.
+	call := func(devices, groups string) string {
+		return module(2, 2, f32x, fmt.Sprintf(`    %%0 = "stablehlo.custom_call"(%%x0) {api_version = 4 : i32, backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: %s>, groups = array<i64: %s>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true} : (%s) -> %s
+`, devices, groups, f32x, f32x), "%0")
 	}
-	mustAgree(t, orig, call("0, 1, 2, 3"), oracle.Options{})
-	mustAgree(t, orig, call("3, 2, 0, 1"), oracle.Options{})
-	mustDetect(t, orig, call("0, 2, 1, 3"), "reduces with", oracle.Options{})
+	mustAgree(t, orig, call("0, 1, 2, 3", "0, 2, 1, 3"), oracle.Options{})
+	mustAgree(t, orig, call("3, 2, 0, 1", "3, 1, 0, 2"), oracle.Options{})
+	mustDetect(t, orig, call("0, 2, 1, 3", "0, 1, 2, 3"), "reduces with", oracle.Options{})
 }
 
 // TestUnknownGroups: an all-reduce whose mesh package ir cannot resolve has

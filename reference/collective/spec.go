@@ -25,17 +25,7 @@ type Spec struct {
 func Algos() []string { return slices.Clone(algoEnum) }
 
 // Worlds lists the world sizes an algorithm supports (nil if unknown).
-func Worlds(algo string) []int {
-	switch algo {
-	case "oneshot":
-		return slices.Clone(abi.OneShotWorlds)
-	case "twoshot":
-		return slices.Clone(abi.TwoShotWorlds)
-	case "hier":
-		return []int{4, 8} // two halves of 2 or 4 ranks
-	}
-	return nil
-}
+func Worlds(algo string) []int { return abi.Worlds(algo) }
 
 // Codecs lists the codecs an algorithm accepts: none for oneshot, every
 // codec for the others.
@@ -73,23 +63,14 @@ func (s Spec) codecName() string {
 
 // Validate reports whether the algorithm, codec, type and world size fit.
 func (s Spec) Validate() error {
-	worlds := Worlds(s.Algo)
-	if worlds == nil {
-		return fmt.Errorf("unknown algorithm %q (want oneshot, twoshot or hier)", s.Algo)
-	}
 	if !s.DType.Valid() {
 		return fmt.Errorf("invalid dtype %v", s.DType)
 	}
-	if !slices.Contains(worlds, s.World) {
-		return fmt.Errorf("%s needs a world size in %v, not %d", s.Algo, worlds, s.World)
+	c := s.Codec
+	if c == "" {
+		c = "none"
 	}
-	if !slices.Contains(Codecs(s.Algo), s.codecName()) {
-		if s.Algo == "oneshot" {
-			return fmt.Errorf("oneshot takes no codec, not %q", s.Codec)
-		}
-		return fmt.Errorf("%s needs a codec in %v, not %q", s.Algo, codec.Names(), s.Codec)
-	}
-	return nil
+	return abi.CheckKernel(s.Algo, c, s.World)
 }
 
 func (s Spec) String() string {
