@@ -209,6 +209,10 @@ func checkChars(name string, src []byte) error {
 		case !inString && (c < 0x20 && c != '\t' && c != '\r' || c == 0x7f):
 			p := PositionOf(src, i)
 			return &Error{File: name, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf("unexpected character 0x%02x", c)}
+		case !inString && c == '@' && (i+1 == len(src) || src[i+1] != '"' && !isIdentStart(src[i+1])):
+			// MLIR's lexer: '@' starts a symbol name, bare or quoted.
+			p := PositionOf(src, i)
+			return &Error{File: name, Line: p.Line, Col: p.Col, Msg: "expected a symbol name after '@'"}
 		case !inString && c >= utf8.RuneSelf:
 			// MLIR's lexer takes only ASCII outside strings and comments.
 			r, _ := utf8.DecodeRune(src[i:])

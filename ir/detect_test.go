@@ -118,10 +118,11 @@ func TestParseModuleAccepts(t *testing.T) {
 	}
 }
 
-// TestControlCharacters: a control character outside strings and comments
+// TestUnexpectedCharacters: a control or non-ASCII character, or an '@'
+// that starts no symbol name, outside strings and comments
 // is refused at its position (MLIR's lexer refuses it); inside a string or
 // a comment it is the text's business.
-func TestControlCharacters(t *testing.T) {
+func TestUnexpectedCharacters(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"module @m attributes{x\x08} {\n}\n", "m.mlir:1:23: unexpected character 0x08"},
 		{"module @m {\n  \x7f\n}\n", "m.mlir:2:3: unexpected character 0x7f"},
@@ -131,6 +132,8 @@ func TestControlCharacters(t *testing.T) {
 		{"module @m att\u00adributes {\n}\n", "m.mlir:1:14: unexpected character U+00AD outside a string or comment"},
 		{"module @m {\n  \xff\n}\n", "m.mlir:2:3: unexpected byte 0xff (not UTF-8) outside a string or comment"},
 		{"module @m attributes {a = \"é\"} { // ü\n}\n", ""},
+		{"module@ attributes {} {\n}\n", "m.mlir:1:7: expected a symbol name after '@'"},
+		{"module @\"quoted name\" {\n}\n", ""},
 	} {
 		_, err := ParseModule("m.mlir", []byte(c.src))
 		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
