@@ -74,6 +74,8 @@ func TestParseModuleRefuses(t *testing.T) {
 		{"unclosed string", "module attributes {a = \"x} {\n}\n", "1:24: string is not closed"},
 		{"a stray word in a module's body", "module{s{a = 1}} {\n}\n", "1:8: custom op 's' is unknown (a module's body holds dialect ops such as func.func)"},
 		{"a stray result", "module {\n  %0 = cast %x\n}\n", "2:8: custom op 'cast' is unknown (a module's body holds dialect ops such as func.func)"},
+		{"words in a module's header", "module @m a b attributes {} {\n}\n", "1:11: expected '{' to begin the module's body"},
+		{"a module without a body", "module @m attributes {}\n", "1:1: a module has one region, not 0"},
 		// Dictionary entries are "name" or "name = value", as MLIR reads them.
 		{"two words in an entry", "module attributes {a.b c = 6 : i64} {\n}\n", "1:24: expected '=' or ',' after an attribute name"},
 		{"an entry without a name", "module attributes {a, = 1} {\n}\n", "1:23: expected an attribute name, found '='"},
@@ -109,6 +111,8 @@ func TestParseModuleAccepts(t *testing.T) {
 		"sdy.mesh @m = <[\"x\"=2]>\n",
 		"gpu.module @kernels {\n}\n",
 		`"x.y"() : () -> ()`,
+		"module attributes {a = 1} {}\n",
+		"module @\"m n\" // c\n  attributes {a = 1} // d\n{\n} loc(#l)\n",
 		"module attributes {\"quoted name\" = 1, unit, a = {b c}, // note\n d = 2} {\n}\n",
 		`"x.y"() <{a = 1}> {b, c = [1, 2]} : () -> ()`,
 	} {

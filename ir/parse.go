@@ -245,7 +245,50 @@ func (p *parser) parseOp() *Op {
 	}
 	op.nameEnd = int32(p.pos)
 	p.scanCustom(op)
+	if op.Name == "module" || op.Name == "builtin.module" {
+		p.checkModuleHeader(op)
+	}
 	return op
+}
+
+// checkModuleHeader checks the pretty module's syntax, which unlike other
+// custom ops' arc knows whole: "module @name? (attributes {...})? {body}".
+func (p *parser) checkModuleHeader(op *Op) {
+	if len(op.Regions) != 1 {
+		p.fail(int(op.Start), "a module has one region, not %d", len(op.Regions))
+	}
+	h := blankComments(p.s[op.nameEnd:op.Regions[0].Start])
+	at := func(i int) int { return int(op.nameEnd) + i }
+	i := skipBlanks(h, 0)
+	if i < len(h) && h[i] == '@' {
+		i++
+		if i < len(h) && h[i] == '"' {
+			i = skipStringAt(h, i)
+		} else {
+			for i < len(h) && isIdentChar(h[i]) {
+				i++
+			}
+		}
+		i = skipBlanks(h, i)
+	}
+	if strings.HasPrefix(h[i:], "attributes") {
+		i = skipBlanks(h, i+len("attributes"))
+		if i < len(h) && h[i] == '{' {
+			if j := matching(h, i); j > 0 {
+				i = skipBlanks(h, j+1)
+			}
+		}
+	}
+	if i < len(h) {
+		p.fail(at(i), "expected '{' to begin the module's body")
+	}
+}
+
+func skipBlanks(s string, i int) int {
+	for i < len(s) && isBlank(s[i]) {
+		i++
+	}
+	return i
 }
 
 // parseResults reads "%a, %b:2 =" up to the '='.
@@ -450,7 +493,7 @@ func (p *parser) scanCustom(op *Op) {
 			p.brackets = append(p.brackets, p.pos)
 			p.pos++
 		case '{':
-			if p.regionHere(base) {
+			if p.regionHere(op, base) {
 				op.Regions = append(op.Regions, p.parseRegion(op))
 			} else if afterWord(s, p.pos, "attributes") {
 				p.skipDict()
@@ -674,7 +717,7 @@ func (p *parser) aliasAt(i int) bool {
 // level or in a parenthesized list; what follows the brace tells them apart:
 // a region starts with an op, a block label or '}', a dictionary with
 // "name = value", "name," or a lone unit attribute "name}".
-func (p *parser) regionHere(base int) bool {
+func (p *parser) regionHere(op *Op, base int) bool {
 	for _, at := range p.brackets[base:] {
 		if p.s[at] != '(' {
 			return false
@@ -682,6 +725,9 @@ func (p *parser) regionHere(base int) bool {
 	}
 	if afterWord(p.s, p.pos, "attributes") {
 		return false // the keyword always introduces a dictionary
+	}
+	if op.Name == "module" || op.Name == "builtin.module" {
+		return true // a module's only other brace is its body, "{}" too
 	}
 	return regionAhead(p.s, p.pos)
 }
