@@ -66,6 +66,19 @@ func invalid(err error) error {
 	return &InvalidError{err}
 }
 
+// NoCommonGridError says that each all-reduce of a module that does not
+// state its grid fits some grid, but no one grid fits them all. MLIR accepts
+// such a module, and package spec too: each op is valid on its own, none is
+// lowerable (the module's count is unknown). There is nothing to interpret:
+// Check accepts a lowering that leaves every all-reduce as it is, and Run
+// returns this error.
+type NoCommonGridError struct{ Err error }
+
+func (e *NoCommonGridError) Error() string {
+	return "no process grid fits every all-reduce of the module: " + e.Err.Error()
+}
+func (e *NoCommonGridError) Unwrap() error { return e.Err }
+
 // MismatchError lists where the lowered module computes something else than
 // the original.
 type MismatchError struct{ Problems []string }
@@ -152,6 +165,9 @@ func Run(m *ir.Module, opt Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if o.noGrid != nil {
+		return 0, o.noGrid
+	}
 	return len(o.t.slots), nil
 }
 
@@ -172,7 +188,9 @@ func Run(m *ir.Module, opt Options) (int, error) {
 //     and products.
 //
 // An InvalidError says that the original (or the lowered) module is not one
-// the oracle can interpret; a MismatchError lists the differences.
+// the oracle can interpret; a MismatchError lists the differences. An
+// original valid op by op on no one grid (see NoCommonGridError) has
+// nothing to interpret: its lowering must keep every all-reduce as written.
 func Check(orig, lowered *ir.Module, opt Options) error {
 	o, err := Prepare(orig, opt)
 	if err != nil {
@@ -187,6 +205,9 @@ type Original struct {
 	grid Grid
 	opt  Options
 	t    *trace
+	// noGrid is set, and t nil, for a module no one grid fits (m).
+	noGrid *NoCommonGridError
+	m      *ir.Module
 }
 
 // Prepare interprets the original module (see Check).
@@ -196,6 +217,7 @@ func Prepare(orig *ir.Module, opt Options) (*Original, error) {
 		return nil, err
 	}
 	var first error
+	onlyGroups := true // every grid failed on an all-reduce's groups
 	for _, g := range grids {
 		a, err := interpret(orig, g, opt, nil)
 		var dis *DisagreementError
@@ -203,13 +225,66 @@ func Prepare(orig *ir.Module, opt Options) (*Original, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &Original{g, opt, a}, nil
+			return &Original{grid: g, opt: opt, t: a}, nil
 		}
 		if first == nil {
 			first = err
 		}
+		var ge *gridError
+		onlyGroups = onlyGroups && errors.As(err, &ge)
+	}
+	if onlyGroups && len(grids) > 1 && eachFitsSome(orig, grids) {
+		return &Original{opt: opt, noGrid: &NoCommonGridError{first}, m: orig}, nil
 	}
 	return nil, invalid(first)
+}
+
+// nativeAllReduces lists the native all-reduces of m (nil when m has no
+// readable collectives): name, channel, use_global_device_ids and groups as
+// written.
+func nativeAllReduces(m *ir.Module) []string {
+	cs, _ := m.Collectives()
+	var out []string
+	for _, c := range cs {
+		if c.Kind == "all_reduce" && strings.HasSuffix(c.Op.Name, ".all_reduce") {
+			v, _ := m.Attr(c.Op, "replica_groups")
+			out = append(out, fmt.Sprintf("%s channel %d global %v %s", c.Op.Name, c.Channel, c.UseGlobalDeviceIDs, v))
+		}
+	}
+	return out
+}
+
+// eachFitsSome reports whether every native all-reduce of m expands on at
+// least one of grids.
+func eachFitsSome(m *ir.Module, grids []Grid) bool {
+	cs, err := m.Collectives()
+	if err != nil {
+		return false
+	}
+	for _, c := range cs {
+		if c.Kind != "all_reduce" || !strings.HasSuffix(c.Op.Name, ".all_reduce") || c.Unresolved != "" {
+			continue
+		}
+		mode, err := AllReduceMode(c.Channel, c.UseGlobalDeviceIDs)
+		if err != nil {
+			return false
+		}
+		ids, err := groupIDs(m, c)
+		if err != nil {
+			return false
+		}
+		fits := false
+		for _, g := range grids {
+			if _, err := g.Expand(mode, ids); err == nil {
+				fits = true
+				break
+			}
+		}
+		if !fits {
+			return false
+		}
+	}
+	return true
 }
 
 // gridsOf lists the grids to interpret a module on: GridOf's, and where the
@@ -269,6 +344,13 @@ func gridsOf(m *ir.Module, opt Options) ([]Grid, error) {
 
 // Check checks a lowering of the original module (see Check).
 func (o *Original) Check(lowered *ir.Module) error {
+	if o.noGrid != nil {
+		a, b := nativeAllReduces(o.m), nativeAllReduces(lowered)
+		if !slices.Equal(a, b) {
+			return &MismatchError{[]string{fmt.Sprintf("%v; yet the lowering changes its all-reduces: %q became %q", o.noGrid, a, b)}}
+		}
+		return nil
+	}
 	g, opt, a, orig := o.grid, o.opt, o.t, o.t.m
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }

@@ -24,7 +24,9 @@
 // # Semantics
 //
 // The process grid is num_replicas x num_partitions (a module without them
-// runs one partition and the fewest replicas its groups fit). An all_reduce
+// runs on the first grid all its groups fit; when each fits a grid but none
+// fits all, Prepare says so with a NoCommonGridError, and a lowering must
+// leave every all-reduce as it is, as package spec does). An all_reduce
 // splits it into process groups as StableHLO's spec defines
 // (cross_replica, cross_replica_and_partition, flattened_ids, from
 // channel_handle and use_global_device_ids; mesh-axes groups as package ir

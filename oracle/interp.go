@@ -449,18 +449,13 @@ func (t *trace) nativeOp(c *ir.Collective) *opInfo {
 		info.red = readReducer(t.m, op)
 		return info
 	}
-	var ids [][]int64
-	switch v, ok := t.m.Attr(op, "replica_groups"); {
-	case c.GroupSpelling == "mesh_axes":
-		ids = c.Groups
-	case ok:
-		if ids, err = parseGroups(v); err != nil {
-			info.err = t.errAt(op, "%s: %v", op.Name, err)
-			return info
-		}
+	ids, err := groupIDs(t.m, c)
+	if err != nil {
+		info.err = t.errAt(op, "%s: %v", op.Name, err)
+		return info
 	}
 	if info.groups, err = t.grid.Expand(info.mode, ids); err != nil {
-		info.err = t.errAt(op, "%s: replica_groups: %v", op.Name, err)
+		info.err = &gridError{t.errAt(op, "%s: replica_groups: %v", op.Name, err)}
 		return info
 	}
 	info.groupOf = groupIndex(t.grid, info.groups)
@@ -468,6 +463,25 @@ func (t *trace) nativeOp(c *ir.Collective) *opInfo {
 	info.red = readReducer(t.m, op)
 	return info
 }
+
+// groupIDs are the ids an all_reduce's replica_groups name, as written
+// (mesh axes expanded by package ir, padding kept).
+func groupIDs(m *ir.Module, c *ir.Collective) ([][]int64, error) {
+	if c.GroupSpelling == "mesh_axes" {
+		return c.Groups, nil
+	}
+	if v, ok := m.Attr(c.Op, "replica_groups"); ok {
+		return parseGroups(v)
+	}
+	return nil, nil
+}
+
+// gridError says that an all-reduce's groups do not fit the grid the
+// module is interpreted on.
+type gridError struct{ err error }
+
+func (e *gridError) Error() string { return e.err.Error() }
+func (e *gridError) Unwrap() error { return e.err }
 
 // DisagreementError says that package spec expands an all-reduce's groups
 // otherwise than the oracle: a bug in one of them.

@@ -240,7 +240,8 @@ func TestUnknownGroups(t *testing.T) {
 // TestUnstatedGrid: a module without num_replicas or num_partitions is
 // read on the first grid its all-reduces all fit (here 1 replica x 2
 // partitions, which neither op names alone), as package spec reads it; one
-// that fits none is invalid.
+// with an op that fits no grid is invalid; one whose ops each fit a grid,
+// but not the same one, is a NoCommonGridError.
 func TestUnstatedGrid(t *testing.T) {
 	typ := "tensor<8xi64>"
 	body := allReduce("%0", "%x0", typ, "i64", "add", "channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids") +
@@ -253,5 +254,21 @@ func TestUnstatedGrid(t *testing.T) {
 	var inv *oracle.InvalidError
 	if _, err := oracle.Run(parse(t, "in.mlir", bad), oracle.Options{}); !errors.As(err, &inv) {
 		t.Errorf("oracle.Run of ids named twice: %v", err)
+	}
+	// 2 replicas and 4: each op fits a grid, no grid fits both. Package
+	// spec accepts the module and lowers neither op.
+	two := strings.Replace(src, "dense<[[0]]> : tensor<1x1xi64>", "dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>", 1)
+	two = strings.Replace(two, "channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids", "replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>", 1)
+	var none *oracle.NoCommonGridError
+	if _, err := oracle.Run(parse(t, "in.mlir", two), oracle.Options{}); !errors.As(err, &none) || errors.As(err, &inv) {
+		t.Errorf("oracle.Run of counts that disagree: %v, want a NoCommonGridError", err)
+	}
+	// Its lowering must keep both all-reduces as written.
+	mustAgree(t, two, two, oracle.Options{})
+	mustDetect(t, two, strings.Replace(two, "dense<[[0, 1]]>", "dense<[[1, 0]]>", 1), "changes its all-reduces", oracle.Options{})
+	// With one of them invalid on every grid, the module is invalid.
+	worse := strings.Replace(two, "dense<[[0, 1]]> : tensor<1x2xi64>", "dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>", 1)
+	if _, err := oracle.Run(parse(t, "in.mlir", worse), oracle.Options{}); !errors.As(err, &inv) {
+		t.Errorf("oracle.Run of counts that disagree, ids named twice: %v, want an InvalidError", err)
 	}
 }
