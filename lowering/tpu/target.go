@@ -36,6 +36,18 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 	if force.On && force.Lowering != "ring" {
 		return force.Cannot("TPU targets lower all-reduces to ring only")
 	}
+	if row.Collective != nil && row.Flattened == nil {
+		// The module's grid is unknown (or too large to expand): its ids
+		// name no known processes, and a ring of them would change the op.
+		reason := row.Unlowerable
+		if reason == "" {
+			reason = "the op's groups are not expanded into processes"
+		}
+		if force.On && !force.All {
+			return force.Cannot("%s", reason)
+		}
+		return passes.Native(reason), nil
+	}
 	if !commutative[row.Reduction] {
 		// The ring's order is the order of the reduction.
 		if force.On && !force.All {
@@ -58,7 +70,7 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 	}
 	flat := row.Flattened
 	if flat == nil {
-		flat = row.Groups // a row of no module: ids are processes and devices alike
+		flat = row.Groups // a row of no module (arc bench): ids are processes and devices alike
 	}
 	if len(flat) != len(row.Groups) {
 		return passes.Native("the op's groups are not expanded into processes"), nil
