@@ -198,6 +198,9 @@ func (k *Checker) expand(res *Result, g idGroups) {
 	case k.disagree != "":
 		res.NotLowerable = k.disagree
 		return
+	case k.partitionsWhy != "":
+		res.NotLowerable = k.partitionsWhy
+		return
 	case k.replicas == 0 && g.emptyList:
 		res.NotLowerable = "replica_groups is empty and the module does not state num_replicas"
 		return

@@ -192,6 +192,10 @@ type Checker struct {
 	// names replicas).
 	inferred bool
 	disagree string
+	// scanned is true once scan has run; partitionsWhy is then why the
+	// module's num_partitions is uncertain (see impliedPartitions).
+	scanned       bool
+	partitionsWhy string
 }
 
 // view is what an all-reduce says on its own, with the rules that need
@@ -341,12 +345,12 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 	if v.err != nil {
 		return Result{}, v.err
 	}
-	if k.needsInference() && !k.inferred {
+	if !k.scanned {
 		cs, err := k.m.Collectives()
 		if err != nil {
 			return Result{}, err
 		}
-		k.infer(cs)
+		k.scan(cs)
 	}
 	return k.finish(c, v)
 }
@@ -364,9 +368,7 @@ func CheckAll(m *ir.Module, cs []*ir.Collective, da DeviceAssignment) ([]Result,
 			k.view(c)
 		}
 	}
-	if k.needsInference() {
-		k.infer(cs)
-	}
+	k.scan(cs)
 	out := make([]Result, len(cs))
 	for i, c := range cs {
 		if out[i], err = k.Check(c); err != nil {
@@ -374,6 +376,42 @@ func CheckAll(m *ir.Module, cs []*ir.Collective, da DeviceAssignment) ([]Result,
 		}
 	}
 	return out, nil
+}
+
+// scan reads what the module's all-reduces say about its grid together:
+// num_replicas where the module does not state it (infer), then
+// num_partitions where it does not state that (impliedPartitions).
+func (k *Checker) scan(cs []*ir.Collective) {
+	k.scanned = true
+	if k.needsInference() {
+		k.infer(cs)
+	}
+	k.impliedPartitions(cs)
+}
+
+// impliedPartitions: in a module that does not state num_partitions (XLA's
+// default is 1), flattened ids that fill several whole replicas are valid
+// only on that many partitions. The grid is then uncertain for every
+// all-reduce of the module, not just that one: a cross_replica group runs
+// once per partition, so lowering it for one partition would leave the
+// others' processes in no group.
+func (k *Checker) impliedPartitions(cs []*ir.Collective) {
+	if k.partitionsStated || k.replicas <= 0 || k.gridWhy != "" || k.disagree != "" {
+		return
+	}
+	for _, c := range cs {
+		if c.Kind != "all_reduce" || lowered(c) {
+			continue
+		}
+		v := k.view(c)
+		if v.err != nil || v.unresolved || v.mode != FlattenedIDs {
+			continue
+		}
+		if n := v.g.n; n > k.replicas && n%k.replicas == 0 {
+			k.partitionsWhy = fmt.Sprintf("the module does not state num_partitions, and the all-reduce at %s names %d flattened ids on num_replicas = %d: they imply %d partitions, not XLA's default of 1", c.Pos, n, k.replicas, n/k.replicas)
+			return
+		}
+	}
 }
 
 // needsInference: the module states no num_replicas (nor does the device

@@ -418,6 +418,11 @@ func cases() []tcase {
 	raw("empty groups take the count of the others", two("", "replica_groups = dense<> : tensor<0x0xi64>", rg("[[0, 1]]")), want{groups: "[[0 1]]"})
 	raw("empty groups in a module whose counts disagree", strings.Replace(two("", rg("[[0, 1]]"), all4), "%b = ", "%c = \"stablehlo.all_reduce\"(%x) ({\n    ^bb0(%l: tensor<f32>, %r: tensor<f32>):\n      %t = stablehlo.add %l, %r : tensor<f32>\n      stablehlo.return %t : tensor<f32>\n    }) {replica_groups = dense<> : tensor<0x0xi64>} : (tensor<8xf32>) -> tensor<8xf32>\n    %b = ", 1),
 		want{which: 1, reason: disagree + " (2 at 3:5, 4 at 13:5)"})
+	implied := "the module does not state num_partitions, and the all-reduce at 8:5 names 4 flattened ids on num_replicas = 2: they imply 2 partitions, not XLA's default of 1"
+	raw("flattened ids that imply partitions: the other op is not lowerable either", two("mhlo.num_replicas = 2 : i32", rg("[[0, 1]]"), rg("[[0, 1], [2, 3]]")+", "+ch+", use_global_device_ids"), want{reason: implied})
+	raw("flattened ids that imply partitions: the op itself", two("mhlo.num_replicas = 2 : i32", rg("[[0, 1]]"), rg("[[0, 1], [2, 3]]")+", "+ch+", use_global_device_ids"),
+		want{which: 1, reason: "the module does not state num_partitions, and the op's 4 flattened ids on num_replicas = 2 imply 2, not 1"})
+	raw("flattened ids that fit one partition", two("mhlo.num_replicas = 2 : i32", rg("[[0, 1]]"), rg("[[0, 1]]")+", "+ch+", use_global_device_ids"), want{groups: "[[0 1]]"})
 	raw("counts that disagree, stated", two("stablehlo.num_replicas = 4", rg("[[0, 1]]"), all4), want{err: "3:5: 'stablehlo.all_reduce' op replica groups should contain 4 replicas in cross_replica mode (num_replicas = 4), but found 2"})
 
 	// Grid attributes MLIR accepts that are no counts: valid, nothing lowerable.
