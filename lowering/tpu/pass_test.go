@@ -144,6 +144,21 @@ func TestPassAddsAChannelForGlobalIDs(t *testing.T) {
 	}
 }
 
+// TestPassAddsAnMHLOChannel: an mhlo.all_reduce gets the channel handle of
+// its own dialect (#mhlo.channel_handle): MHLO refuses StableHLO's.
+func TestPassAddsAnMHLOChannel(t *testing.T) {
+	src := strings.NewReplacer(`"stablehlo.all_reduce"`, `"mhlo.all_reduce"`, "stablehlo.add", "mhlo.add", "stablehlo.return", "mhlo.return").
+		Replace(replicas(`mhlo.num_replicas = 8 : i32`, `replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>`))
+	if !strings.Contains(src, `"mhlo.all_reduce"`) {
+		t.Fatalf("no mhlo.all_reduce in:\n%s", src)
+	}
+	out, _ := lower(t, "tpu:v6e-8", src, "")
+	want := `use_global_device_ids, channel_handle = #mhlo.channel_handle<handle = 1, type = 1>`
+	if !strings.Contains(out, want) {
+		t.Errorf("lowered module lacks %s:\n%s", want, out)
+	}
+}
+
 // TestPassKeepsTheProcessesOfEveryPartition: a cross-replica all-reduce on
 // 2 replicas x 4 partitions runs its group in each partition; written in
 // flattened-id mode it names the same 4 process groups (devices p * 2 + r

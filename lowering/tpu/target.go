@@ -2,6 +2,7 @@ package tpu
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
@@ -142,8 +143,12 @@ func lower(s *passes.State) error {
 			names, values = append(names, "use_global_device_ids"), append(values, "")
 		}
 		if c.Channel <= 0 {
+			dialect := "stablehlo" // the op's own: mhlo.all_reduce takes #mhlo.channel_handle only
+			if strings.HasPrefix(c.Op.Name, "mhlo.") {
+				dialect = "mhlo"
+			}
 			names = append(names, "channel_handle")
-			values = append(values, fmt.Sprintf("#stablehlo.channel_handle<handle = %d, type = 1>", nextChannel))
+			values = append(values, fmt.Sprintf("#%s.channel_handle<handle = %d, type = 1>", dialect, nextChannel))
 			nextChannel++
 		}
 		if err := ed.SetAttrs(c.Op, names, values); err != nil {
