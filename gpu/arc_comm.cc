@@ -540,6 +540,27 @@ extern "C" int arc_comm_destroy(arc_comm *comm) {
   return ARC_OK;
 }
 
+extern "C" int arc_comm_release(arc_comm *comm) {
+  if (comm == nullptr || !comm->remote) return arc_comm_destroy(comm);
+  unwatch(comm);
+  DeviceGuard guard;
+  for (int r = 0; r < comm->world; r++)
+    if (comm->dev[r] >= 0) (void)arc_dev_synchronize(comm->dev[r]);
+  for (int r = 0; r < comm->world; r++) {
+    if (comm->opened[r]) {
+      arc_dev_ipc_close(comm->import_dev, comm->x[r]);
+      arc_dev_ipc_close(comm->import_dev, comm->f[r]);
+      comm->opened[r] = false;
+    }
+    if (comm->dev[r] >= 0) {  // exported: a peer may still map them
+      comm->x[r] = nullptr;
+      comm->f[r] = nullptr;
+    }
+  }
+  free_comm(comm);
+  return ARC_OK;
+}
+
 /* ---- failures ---- */
 
 static const char *algo_name(int a) { return a == ARC_ONESHOT ? "oneshot" : a == ARC_TWOSHOT ? "twoshot" : "hier"; }

@@ -449,8 +449,8 @@ extern "C" void arc_runtime_detach(const arc_runtime_info *info) {
     }
   }
   if (!gone) return;
-  // Communicators that met other processes through the client's store close
-  // their memory now, while the store still works; local ones stay.
+  // The client's communicators go with it: those that met other processes
+  // without its store, which may be gone (arc_comm_release).
   std::vector<std::unique_ptr<comm_entry>> drop;
   {
     std::lock_guard<std::mutex> lock(comms_mu);
@@ -464,7 +464,7 @@ extern "C" void arc_runtime_detach(const arc_runtime_info *info) {
     }
   }
   for (auto &e : drop)
-    if (e->comm != nullptr) arc_comm_destroy(e->comm);
+    if (e->comm != nullptr) arc_comm_release(e->comm);
 }
 
 extern "C" XLA_FFI_Error *arc_ffi_allreduce(XLA_FFI_CallFrame *opaque) {

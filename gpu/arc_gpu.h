@@ -114,6 +114,14 @@ int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out, size_t co
  * this process's before it frees it. */
 int arc_comm_destroy(arc_comm *comm);
 
+/* arc_comm_release is arc_comm_destroy for a PJRT client that is going away,
+ * whose key-value store may be gone already (JAX shuts its distributed client
+ * down before it destroys the PJRT client: a store callback then crashes). It
+ * says nothing through the store: it closes the peers' memory and leaves this
+ * process's exported buffers to the driver, which frees them when the process
+ * exits, since a peer may still map them. Local communicators are destroyed. */
+int arc_comm_release(arc_comm *comm);
+
 /* arc_comm_status reports the communicator's first failure (ARC_ERR_TIMEOUT,
  * ARC_ERR_MISMATCH) that a kernel of this process's ranks recorded or learnt
  * from a peer, with its message in arc_last_error, or ARC_OK. It does not

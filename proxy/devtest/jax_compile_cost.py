@@ -55,9 +55,9 @@ def child(args) -> None:
     import numpy as np
 
     if mode == "arc":
-        from jax._src import xla_bridge
+        import arc_jax
 
-        xla_bridge.register_plugin("arc", library_path=os.path.abspath(args.arc_plugin))
+        arc_jax.register(args.arc_plugin)
     if kind == "coll":
         jax.distributed.initialize(coordinator_address=f"127.0.0.1:{args.port}", num_processes=2,
                                    process_id=args.process, local_device_ids=[0])

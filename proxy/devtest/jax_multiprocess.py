@@ -49,9 +49,9 @@ def child(args) -> None:
     import numpy as np
 
     if args.mode != "native":
-        from jax._src import xla_bridge
+        import arc_jax
 
-        xla_bridge.register_plugin("arc", library_path=os.path.abspath(args.arc_plugin))
+        arc_jax.register(args.arc_plugin)
     if args.cache:
         jax.config.update("jax_compilation_cache_dir", args.cache)
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)

@@ -28,9 +28,9 @@ def child(mode: str, arc_plugin: str, out: str) -> None:
     from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
     if mode == "arc":
-        from jax._src import xla_bridge
+        import arc_jax
 
-        xla_bridge.register_plugin("arc", library_path=os.path.abspath(arc_plugin))
+        arc_jax.register(arc_plugin)
     devices = jax.devices()
     print(f"{mode}: backend {jax.default_backend()}, devices {devices}", file=sys.stderr)
     mesh = Mesh(np.array(devices[:2]), ("tp",))

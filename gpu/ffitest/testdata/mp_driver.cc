@@ -116,7 +116,8 @@ int main(int argc, char **argv) {
     call("process 1's next call", a, 0);
   }
 
-  // A new client: the old one's communicators close (close before free),
+  // A new client: the old one's communicators close their peers' memory
+  // (arc_comm_release: nothing through the store, which may be gone),
   // the group meets again under generation 1.
   detach(t);
   t = attach();
