@@ -78,6 +78,7 @@ func TestParseModuleRefuses(t *testing.T) {
 		{"a module without a body", "module @m attributes {}\n", "1:1: a module has one region, not 0"},
 		// Dictionary entries are "name" or "name = value", as MLIR reads them.
 		{"two words in an entry", "module attributes {a.b c = 6 : i64} {\n}\n", "1:24: expected '=' or ',' after an attribute name"},
+		{"two words in a nested dictionary", "module attributes {a = {b = {c d}}} {\n}\n", "1:32: expected '=' or ',' after an attribute name"},
 		{"an entry without a name", "module attributes {a, = 1} {\n}\n", "1:23: expected an attribute name, found '='"},
 		{"a trailing comma", "module attributes {a = 1,} {\n}\n", "1:26: expected an attribute name"},
 		{"no value", "\"x.y\"() {a = } : () -> ()\n", "1:13: expected an attribute value after '='"},
@@ -113,7 +114,7 @@ func TestParseModuleAccepts(t *testing.T) {
 		`"x.y"() : () -> ()`,
 		"module attributes {a = 1} {}\n",
 		"module @\"m n\" // c\n  attributes {a = 1} // d\n{\n} loc(#l)\n",
-		"module attributes {\"quoted name\" = 1, unit, a = {b c}, // note\n d = 2} {\n}\n",
+		"module attributes {\"quoted name\" = 1, unit, a = {b, c = {d = 1}}, // note\n d = 2} {\n}\n",
 		`"x.y"() <{a = 1}> {b, c = [1, 2]} : () -> ()`,
 	} {
 		if _, err := ParseModule("ok.mlir", []byte(src)); err != nil {

@@ -783,8 +783,20 @@ func (p *parser) checkDict(open, close int) {
 		if e[i] != '=' {
 			p.fail(base+sp.start+i, "expected '=' or ',' after an attribute name")
 		}
-		if strings.TrimSpace(e[i+1:]) == "" {
+		v := strings.TrimRight(e, " \t\r\n") // the entry, value ending it
+		j := i + 1
+		for j < len(v) && isBlank(v[j]) {
+			j++
+		}
+		if j == len(v) {
 			p.fail(base+sp.start+i+1, "expected an attribute value after '='")
+		}
+		// A dictionary value holds entries of its own: {b c} is no
+		// dictionary MLIR reads.
+		if v[j] == '{' {
+			if k := matchingAt(p.s, base+sp.start+j); k == base+sp.start+len(v)-1 {
+				p.checkDict(base+sp.start+j, k+1)
+			}
 		}
 	}
 }
