@@ -233,3 +233,25 @@ func (c *Collective) TypesMirror() bool {
 	}
 	return true
 }
+
+// CompactType removes the blanks of a type outside its strings, so that
+// spellings that differ only in spacing compare equal ("tensor<4xf32, #enc>" and "tensor<4xf32,#enc>").
+func CompactType(s string) string {
+	if !strings.ContainsAny(s, " \t\r\n") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' { // keep strings as they are
+			k := skipStringAt(s, i)
+			if k < 0 {
+				k = len(s)
+			}
+			b.WriteString(s[i:k])
+			i = k - 1
+		} else if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

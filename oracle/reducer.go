@@ -88,7 +88,7 @@ func readReducer(m *ir.Module, op *ir.Op) reducer {
 // pretty form may leave the operand types implicit).
 func allAre(ts []string, t string) bool {
 	for _, x := range ts {
-		if strings.TrimSpace(x) != t {
+		if ir.CompactType(strings.TrimSpace(x)) != t {
 			return false
 		}
 	}
@@ -123,7 +123,7 @@ func blockArgs(m *ir.Module, b *ir.Block) (names, types []string) {
 			typ = strings.TrimSpace(typ[:i])
 		}
 		names = append(names, strings.TrimSpace(name))
-		types = append(types, typ)
+		types = append(types, ir.CompactType(typ)) // tensor<f32 > is tensor<f32>
 	}
 	return names, types
 }

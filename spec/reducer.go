@@ -96,7 +96,7 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 	}
 	t, err := parseTensor(ins[0])
 	if err != nil {
-		return nil, fail("Reduction-region here must produce tensor-typed result(s), but produces '%s' instead", compact(stripLoc(ins[0])))
+		return nil, fail("Reduction-region here must produce tensor-typed result(s), but produces '%s' instead", ir.CompactType(stripLoc(ins[0])))
 	}
 	r.resultT = t
 	for _, o := range b.Ops[:len(b.Ops)-1] {

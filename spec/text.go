@@ -84,25 +84,3 @@ func stripLoc(s string) string {
 	}
 	return s
 }
-
-// compact removes the blanks of a type, so that spellings that differ only in
-// spacing compare equal ("tensor<4xf32, #enc>" and "tensor<4xf32,#enc>").
-func compact(s string) string {
-	if !strings.ContainsAny(s, " \t\r\n") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' { // keep strings as they are
-			k := skipString(s, i)
-			if k < 0 {
-				k = len(s)
-			}
-			b.WriteString(s[i:k])
-			i = k - 1
-		} else if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}

@@ -82,7 +82,7 @@ func (t tensorType) withElemKey(canon string) string {
 	}
 	b.WriteString(canon)
 	if t.enc != "" {
-		b.WriteString("," + compact(t.enc))
+		b.WriteString("," + ir.CompactType(t.enc))
 	}
 	return b.String()
 }
@@ -182,7 +182,7 @@ func withinBounds(shape, bounds []int64) bool {
 // #stablehlo.bounds<4, ?> or #mhlo.type_extensions<bounds = [4, ?]>; -1 for
 // a dimension without a bound, nil for other encodings.
 func bounds(enc string) []int64 {
-	enc = compact(enc)
+	enc = ir.CompactType(enc)
 	var list string
 	switch {
 	case strings.HasPrefix(enc, "#stablehlo.bounds<") && strings.HasSuffix(enc, ">"):
@@ -227,7 +227,7 @@ type quantType struct {
 // parseElem reads the element types StableHLO's kinds hold; ok is false for
 // any other type.
 func parseElem(s string) (e elemType, ok bool) {
-	s = compact(s)
+	s = ir.CompactType(s)
 	e.canon = s
 	switch s {
 	case "i1":
