@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arcpass/arc/ir"
@@ -88,6 +89,10 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 		return nil, fail("Reduction-region here must produce 1 tensors, but produces %d instead", len(vals))
 	}
 	ins, outs, _ := k.m.FuncType(ret)
+	if ins != nil && slices.ContainsFunc(outs, func(t string) bool { return strings.TrimSpace(t) != "" }) {
+		// The generic form's "(T) -> R": a return has no results (ZeroResults).
+		return nil, k.m.Errorf(int(ret.Start), "'%s' op requires zero results", ret.Name)
+	}
 	if ins == nil {
 		ins = outs
 	}

@@ -140,6 +140,12 @@ func cases() []tcase {
 	add("returns two values", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.add %lhs, %rhs : {E}
       stablehlo.return %s, %s : {E}, {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op Reduction-region here must produce 1 tensors, but produces 2 instead"})
+	add("a generic return with a result type", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      "stablehlo.return"(%s) : ({E}) -> {E}`}, want{err: "6:7: 'stablehlo.return' op requires zero results"})
+	add("a generic return", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %lhs, %rhs : {E}
+      "stablehlo.return"(%s) : ({E}) -> ()`}, want{groups: "[[0 1 2 3]]"})
 	add("no terminator", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.add %lhs, %rhs : {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op expects regions to end with 'stablehlo.return', found 'stablehlo.add'"})
 	add("first argument of another type", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: tensor<f16>, %rhs: {E}):
