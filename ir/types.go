@@ -235,21 +235,38 @@ func (c *Collective) TypesMirror() bool {
 }
 
 // CompactType removes the blanks of a type outside its strings, so that
-// spellings that differ only in spacing compare equal ("tensor<4xf32, #enc>" and "tensor<4xf32,#enc>").
+// spellings that differ only in spacing compare equal ("tensor<4xf32, #enc>"
+// and "tensor<4xf32,#enc>", "tensor<4 x f32>" and "tensor<4xf32>"). A blank
+// between two words stays one space, as it separates two tokens: "i 2" is
+// no "i2" (nor any type), but a dimension's 'x' needs no blank around it.
 func CompactType(s string) string {
 	if !strings.ContainsAny(s, " \t\r\n") {
 		return s
 	}
+	blank := func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' { // keep strings as they are
+		switch c := s[i]; {
+		case c == '"': // keep strings as they are
 			k := skipStringAt(s, i)
 			if k < 0 {
 				k = len(s)
 			}
 			b.WriteString(s[i:k])
 			i = k - 1
-		} else if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+		case blank(c):
+			j := i
+			for j < len(s) && blank(s[j]) {
+				j++
+			}
+			if out := b.String(); j < len(s) && len(out) > 0 {
+				p, n := out[len(out)-1], s[j]
+				if isIdentChar(p) && isIdentChar(n) && p != 'x' && n != 'x' {
+					b.WriteByte(' ')
+				}
+			}
+			i = j - 1
+		default:
 			b.WriteByte(c)
 		}
 	}

@@ -354,3 +354,23 @@ func TestGenericWith(t *testing.T) {
 		t.Errorf("GenericWith on an op whose results do not mirror its operands: %v", err)
 	}
 }
+
+// TestCompactType: blanks go, but a blank between two words separates
+// tokens ("i 2" is no i2); a dimension's x needs none.
+func TestCompactType(t *testing.T) {
+	for in, want := range map[string]string{
+		"tensor<4xf32, #enc>":             "tensor<4xf32,#enc>",
+		"tensor<4 x f32>":                 "tensor<4xf32>",
+		"tensor< 2x3 x bf16 >":            "tensor<2x3xbf16>",
+		"tensor<1024xi 2>":                "tensor<1024xi 2>",
+		"tensor<f 32>":                    "tensor<f 32>",
+		`!quant.uniform<i8:f32, 0.5 : 3>`: `!quant.uniform<i8:f32,0.5:3>`,
+		`tensor<4xf32, #a<"x  y">>`:       `tensor<4xf32,#a<"x  y">>`,
+		"tensor<4xf32>":                   "tensor<4xf32>",
+		"tensor<4x\n  f32>":               "tensor<4xf32>",
+	} {
+		if got := CompactType(in); got != want {
+			t.Errorf("CompactType(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
