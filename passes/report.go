@@ -169,7 +169,15 @@ func groupsOf(info ir.Info, c *ir.Collective, res *spec.Result, limit int64) (gr
 // checkRing refuses a recorded TPU ring that does not hold the op's own
 // process groups: a module whose arc.ring a person or another tool wrote.
 func (row *Row) checkRing(m *ir.Module) error {
-	if row.Lowering != "ring" || row.Flattened == nil || row.Collective.Op.Name == "stablehlo.custom_call" {
+	if row.Lowering != "ring" || row.Collective.Op.Name == "stablehlo.custom_call" {
+		return nil
+	}
+	if row.Flattened == nil && row.Ring != nil {
+		// arc records a ring only where it knows the op's processes; the
+		// lowering would write this one over groups it cannot check.
+		return m.Errorf(int(row.Collective.Op.Start), "%s = %v cannot be checked against the op's process groups, which the module's grid does not give (unknown or too large)", AttrRing, row.Ring)
+	}
+	if row.Flattened == nil {
 		return nil
 	}
 	if sets(row.Ring) != sets(row.Flattened) {

@@ -276,6 +276,8 @@ func TestRecordedDecisionsAreChecked(t *testing.T) {
 		{op("", "dense<[[0, 0]]> : tensor<1x2xi64>"), "m.mlir:3:5: arc.ring = [[0 0]] does not hold the op's process groups [[0 1]]"},
 		{op("", "dense<[[0, 5]]> : tensor<1x2xi64>"), "m.mlir:3:5: arc.ring = [[0 5]] does not hold the op's process groups [[0 1]]"},
 		{op(`, arc.env = "x"`, "dense<[[1, 0]]> : tensor<1x2xi64>"), `m.mlir:1:1: arc.env is not a dictionary: "x"`},
+		{strings.Replace(op("", "dense<[[1, 0]]> : tensor<1x2xi64>"), "stablehlo.num_replicas = 2 : i64", `stablehlo.num_replicas = "two"`, 1),
+			"m.mlir:3:5: arc.ring = [[1 0]] cannot be checked against the op's process groups, which the module's grid does not give (unknown or too large)"},
 	} {
 		m, err := ir.ParseString("m.mlir", c.src)
 		if err != nil {
