@@ -111,6 +111,10 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 			if ins, outs, ok := k.m.FuncType(o); !ok || len(ins)+len(outs) == 0 {
 				return nil, k.m.Errorf(int(o.Start), "custom op '%s' expected ':' and its type", o.Name)
 			}
+			// Its custom form is "%lhs, %rhs : T".
+			if n := len(k.m.Operands(o)); n != 2 {
+				return nil, k.m.Errorf(int(o.Start), "custom op '%s' takes 2 operands, not %d", o.Name, n)
+			}
 		}
 	}
 	r.kind, r.why = k.classify(b, r, vals[0])

@@ -140,6 +140,9 @@ func cases() []tcase {
 	add("returns two values", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.add %lhs, %rhs : {E}
       stablehlo.return %s, %s : {E}, {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op Reduction-region here must produce 1 tensors, but produces 2 instead"})
+	add("an add of one operand", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
+      %s = stablehlo.add %rhs : {E}
+      stablehlo.return %s : {E}`}, want{err: "5:7: custom op 'stablehlo.add' takes 2 operands, not 1"})
 	add("a generic return with a result type", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.add %lhs, %rhs : {E}
       "stablehlo.return"(%s) : ({E}) -> {E}`}, want{err: "6:7: 'stablehlo.return' op requires zero results"})
