@@ -78,6 +78,9 @@ func TestParseModuleRefuses(t *testing.T) {
 		{"a module without a body", "module @m attributes {}\n", "1:1: a module has one region, not 0"},
 		// Dictionary entries are "name" or "name = value", as MLIR reads them.
 		{"two words in an entry", "module attributes {a.b c = 6 : i64} {\n}\n", "1:24: expected '=' or ',' after an attribute name"},
+		{"an alias without a name", "#1(\"\")\nmodule @m {\n}\n", "1:1: expected an operation, found '#'"},
+		{"an alias without '='", "#a 1\nmodule @m {\n}\n", "1:4: expected '=' after the alias name #a"},
+		{"an alias inside the module", "module @m {\n  #a = 1\n}\n", "2:3: expected an operation, found '#'"},
 		{"two words in a nested dictionary", "module attributes {a = {b = {c d}}} {\n}\n", "1:32: expected '=' or ',' after an attribute name"},
 		{"an entry without a name", "module attributes {a, = 1} {\n}\n", "1:23: expected an attribute name, found '='"},
 		{"a trailing comma", "module attributes {a = 1,} {\n}\n", "1:26: expected an attribute name"},

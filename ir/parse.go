@@ -232,10 +232,17 @@ func (p *parser) parseOp() *Op {
 		op.nameEnd = int32(p.pos)
 		p.parseGeneric(op)
 		return op
-	case c == '#' || c == '!':
-		// An attribute or type alias definition: "#loc1 = loc(...)".
+	case (c == '#' || c == '!') && op.resEnd == op.Start:
+		// An attribute or type alias definition: "#loc1 = loc(...)", only
+		// outside every op, its name a bare identifier.
 		p.pos++
+		if p.depth > 0 || p.pos >= len(s) || !isIdentStart(s[p.pos]) || s[p.pos] >= '0' && s[p.pos] <= '9' {
+			p.fail(start, "expected an operation, found %s", quoteChar(c))
+		}
 		p.skipIdent()
+		if j := skipTriviaAt(s, p.pos); j >= len(s) || s[j] != '=' {
+			p.fail(j, "expected '=' after the alias name %s", s[start:p.pos])
+		}
 	case isIdentStart(c):
 		nameStart := p.pos
 		p.skipIdent()
