@@ -196,6 +196,9 @@ type Checker struct {
 	// module's num_partitions is uncertain (see impliedPartitions).
 	scanned       bool
 	partitionsWhy string
+	// defs are the types the module's definitions state (see defTypes),
+	// read at the first all-reduce.
+	defs map[scopedName]string
 }
 
 // view is what an all-reduce says on its own, with the rules that need
@@ -339,6 +342,11 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 		return Result{NotLowerable: "arc lowers all-reduces only"}, nil
 	}
 	if lowered(c) {
+		if ins, _, ok := k.m.FuncType(c.Op); ok {
+			if err := k.checkUses(c.Op, ins); err != nil {
+				return Result{}, err
+			}
+		}
 		return Result{Reduction: c.Reduction, Groups: c.Groups, NotLowerable: "already lowered by arc"}, nil
 	}
 	v := k.view(c)
@@ -505,6 +513,9 @@ func (k *Checker) read(c *ir.Collective, v *view) error {
 			return fail("operand #%d must be variadic of ranked tensor of %s values, but got '%s'", i, elems, stripLoc(s))
 		}
 		v.operands = append(v.operands, t)
+	}
+	if err := k.checkUses(op, ins); err != nil {
+		return err
 	}
 	for i, s := range outs {
 		t, err := parseTensor(s)

@@ -140,6 +140,14 @@ func cases() []tcase {
 	add("returns two values", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.add %lhs, %rhs : {E}
       stablehlo.return %s, %s : {E}, {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op Reduction-region here must produce 1 tensors, but produces 2 instead"})
+	// Operand types against their values' (MLIR: "use of value ... expects different type").
+	raw("an operand typed otherwise than its argument", strings.Replace(prog{mod: r4, attrs: all4}.text(), "@main(%x: tensor<1024xf32>", "@main(%x: tensor<1024xf16>", 1),
+		want{err: "3:5: use of value '%x' expects different type than prior uses: 'tensor<1024xf32>' vs 'tensor<1024xf16>'"})
+	raw("an argument with attributes and a location", strings.Replace(prog{mod: r4, attrs: all4}.text(), "@main(%x: tensor<1024xf32>", `@main(%x: tensor<1024 x f32> {mhlo.sharding = "{replicated}"} loc("x")`, 1),
+		want{groups: "[[0 1 2 3]]"})
+	raw("an operand typed otherwise than a generic op's result", strings.Replace(prog{mod: r4, attrs: all4}.text(), `%0 = "stablehlo.all_reduce"(%x)`, `%y = "stablehlo.negate"(%x) : (tensor<1024xf32>) -> tensor<1024xf16>
+    %0 = "stablehlo.all_reduce"(%y)`, 1),
+		want{err: "4:5: use of value '%y' expects different type than prior uses: 'tensor<1024xf32>' vs 'tensor<1024xf16>'"})
 	add("an add of one operand", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.add %rhs : {E}
       stablehlo.return %s : {E}`}, want{err: "5:7: custom op 'stablehlo.add' takes 2 operands, not 1"})
