@@ -187,14 +187,12 @@ type Checker struct {
 	gridWhy string
 	// views are the ops read so far, by op.
 	views map[*ir.Op]*view
-	// inferred is true once infer has run; disagree is then why the
+	// scanned is true once scan has run. disagree is then why the
 	// module's num_replicas is unknown ("" when it is known or nothing
-	// names replicas).
-	inferred bool
-	disagree string
-	// scanned is true once scan has run; partitionsWhy is then why the
-	// module's num_partitions is uncertain (see impliedPartitions).
+	// names replicas), partitionsWhy why its num_partitions is uncertain
+	// (see impliedPartitions).
 	scanned       bool
+	disagree      string
 	partitionsWhy string
 	// defs are the types the module's definitions state (see defTypes),
 	// read at the first all-reduce.
@@ -435,7 +433,6 @@ func (k *Checker) needsInference() bool {
 // (each op is valid on its own: MLIR does not check them against each
 // other), and no all-reduce of the module is lowerable.
 func (k *Checker) infer(cs []*ir.Collective) {
-	k.inferred = true
 	type seen struct {
 		n   int64
 		pos ir.Pos

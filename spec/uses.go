@@ -88,22 +88,31 @@ func funcArgTypes(text string) map[string]string {
 			return nil
 		}
 		typ = strings.TrimSpace(typ)
-		depth := 0
-		for i := 0; i < len(typ); i++ {
-			switch typ[i] {
-			case '<', '(', '[':
-				depth++
-			case '>', ')', ']':
-				depth--
-			case '{':
-				if depth == 0 {
-					typ = typ[:i]
-				}
-			}
+		if i := argAttrsStart(typ); i >= 0 {
+			typ = typ[:i]
 		}
 		out[name] = ir.CompactType(stripLoc(typ))
 	}
 	return out
+}
+
+// argAttrsStart is the offset of the '{' that opens an argument's
+// attributes after its type, or -1.
+func argAttrsStart(typ string) int {
+	depth := 0
+	for i := 0; i < len(typ); i++ {
+		switch typ[i] {
+		case '<', '(', '[':
+			depth++
+		case '>', ')', ']':
+			depth--
+		case '{':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // checkUses compares the op's operand types with their values' stated
