@@ -239,6 +239,11 @@ func Prepare(orig *ir.Module, opt Options) (*Original, error) {
 	return nil, invalid(first)
 }
 
+// nativeAllReduce: an all_reduce op, not arc's call of one.
+func nativeAllReduce(c *ir.Collective) bool {
+	return c.Kind == "all_reduce" && strings.HasSuffix(c.Op.Name, ".all_reduce")
+}
+
 // nativeAllReduces lists the native all-reduces of m (nil when m has no
 // readable collectives): name, channel, use_global_device_ids and groups as
 // written.
@@ -246,7 +251,7 @@ func nativeAllReduces(m *ir.Module) []string {
 	cs, _ := m.Collectives()
 	var out []string
 	for _, c := range cs {
-		if c.Kind == "all_reduce" && strings.HasSuffix(c.Op.Name, ".all_reduce") {
+		if nativeAllReduce(c) {
 			v, _ := m.Attr(c.Op, "replica_groups")
 			out = append(out, fmt.Sprintf("%s channel %d global %v %s", c.Op.Name, c.Channel, c.UseGlobalDeviceIDs, v))
 		}
@@ -262,7 +267,7 @@ func eachFitsSome(m *ir.Module, grids []Grid) bool {
 		return false
 	}
 	for _, c := range cs {
-		if c.Kind != "all_reduce" || !strings.HasSuffix(c.Op.Name, ".all_reduce") || c.Unresolved != "" {
+		if !nativeAllReduce(c) || c.Unresolved != "" {
 			continue
 		}
 		mode, err := AllReduceMode(c.Channel, c.UseGlobalDeviceIDs)
