@@ -1,7 +1,7 @@
 // The shape of StableHLO's interpreter tests: a space before the colon of
 // arguments, a program run on several processes by interpreter.run_parallel,
 // and check ops.
-// RUN: stablehlo-translate --interpret -split-input-file %s
+// (a comment line before the first module, as test files have)
 
 module @cross_replica {
   func.func @all_reduce(%operand : tensor<4xi64>) -> tensor<4xi64> {
