@@ -18,7 +18,7 @@ import (
 
 // fuzzSeeds are the modules FuzzCompile starts from: the fixtures and every
 // testdata module.
-var fuzzSeeds = []string{"testdata/fixtures/*.mlir", "lowering/testdata/*.mlir", "examples/*/model.mlir", "ir/testdata/*.mlir"}
+var fuzzSeeds = []string{"testdata/fixtures/*.mlir", "testdata/exact/*/*.mlir", "lowering/testdata/*.mlir", "examples/*/model.mlir", "ir/testdata/*.mlir"}
 
 // assignment draws a device assignment of the module's grid from seed: a
 // permutation of XLA's default ids; "" (XLA's default) for seed 0 and for
