@@ -1,4 +1,4 @@
-/* compile_options.c: the device assignment of a CompileOptionsProto (compile_options.h). */
+/* compile_options.c: what arc reads of a CompileOptionsProto (compile_options.h). */
 #define _GNU_SOURCE
 #include "compile_options.h"
 
@@ -25,6 +25,9 @@ typedef struct {
   long long replica_count, computation_count;
   id_list *devices; /* one list per computation_devices entry */
   size_t ndevices, cap;
+  char settings[4096]; /* arc's keys, as compile_options.h's arc_settings */
+  size_t nsettings;
+  int has_settings;
   const char *why;
 } acc;
 
@@ -153,6 +156,81 @@ static int device_assignment(reader r, acc *a) {
   return 0;
 }
 
+/* setting appends one "NAME=VALUE\n" line, or fails with why. */
+static int setting(acc *a, const char *name, size_t name_len, const char *value, size_t value_len) {
+  if (memchr(value, '\n', value_len) != NULL || memchr(value, '\0', value_len) != NULL) {
+    a->why = "an arc_ compiler option whose value holds a newline or a NUL";
+    return -1;
+  }
+  if (a->nsettings + name_len + value_len + 2 >= sizeof a->settings) {
+    a->why = "arc_ compiler options longer than 4 KiB";
+    return -1;
+  }
+  for (size_t i = 0; i < name_len; i++) a->settings[a->nsettings++] = name[i] == '_' ? '-' : name[i];
+  a->settings[a->nsettings++] = '=';
+  memcpy(a->settings + a->nsettings, value, value_len);
+  a->nsettings += value_len;
+  a->settings[a->nsettings++] = '\n';
+  a->settings[a->nsettings] = '\0';
+  a->has_settings = 1;
+  return 0;
+}
+
+/* override reads one env_option_overrides entry. It returns 1 when its key
+ * is arc_NAME (the setting appended), 0 for any other key, -1 on bad input. */
+static int override(reader r, acc *a) {
+  reader key = {0}, value = {0};
+  while (r.p < r.end) {
+    int num, wire;
+    uint64_t v;
+    reader sub;
+    if (field(&r, &num, &wire, &v, &sub, a) != 0) return -1;
+    if (num == 1 && wire == WIRE_BYTES) key = sub;
+    else if (num == 2 && wire == WIRE_BYTES) value = sub;
+  }
+  size_t klen = (size_t)(key.end - key.p);
+  if (klen < 4 || memcmp(key.p, "arc_", 4) != 0) return 0;
+  const char *name = (const char *)key.p + 4;
+  size_t name_len = klen - 4;
+  for (size_t i = 0; i < name_len; i++) {
+    char c = name[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) name_len = 0;
+  }
+  if (name_len == 0) {
+    a->why = "an arc_ compiler option whose name is not arc_ and a setting's name (arc_quant, arc_min_bytes)";
+    return -1;
+  }
+  /* OptionOverrideProto: one of string (1), bool (2), int64 (3), double (4). */
+  char buf[64];
+  const char *text = "";
+  size_t text_len = 0;
+  while (value.p < value.end) {
+    int num, wire;
+    uint64_t v = 0;
+    reader sub;
+    if (field(&value, &num, &wire, &v, &sub, a) != 0) return -1;
+    if (num == 1 && wire == WIRE_BYTES) {
+      text = (const char *)sub.p;
+      text_len = (size_t)(sub.end - sub.p);
+    } else if (num == 2 && wire == WIRE_VARINT) {
+      text = v ? "true" : "false";
+      text_len = strlen(text);
+    } else if (num == 3 && wire == WIRE_VARINT) {
+      text_len = (size_t)snprintf(buf, sizeof buf, "%lld", (long long)v);
+      text = buf;
+    } else if (num == 4 && wire == WIRE_FIXED64) {
+      const unsigned char *le = value.p - 8; /* field skipped the fixed64 */
+      uint64_t bits = 0;
+      for (int i = 0; i < 8; i++) bits |= (uint64_t)le[i] << (8 * i);
+      double d;
+      memcpy(&d, &bits, sizeof d);
+      text_len = (size_t)snprintf(buf, sizeof buf, "%.17g", d);
+      text = buf;
+    }
+  }
+  return setting(a, name, name_len, text, text_len) == 0 ? 1 : -1;
+}
+
 /* build_options reads ExecutableBuildOptionsProto. */
 static int build_options(reader r, acc *a) {
   while (r.p < r.end) {
@@ -188,13 +266,50 @@ int arc_read_compile_options(const char *data, size_t size, arc_compile_options 
   acc a = {.o = o};
   reader r = {(const unsigned char *)data, (const unsigned char *)data + size};
   int rc = 0;
+  /* kept[i] is the i-th top-level field's bytes, unless it is an arc_ entry. */
+  size_t nfields = 0, cap_fields = 0;
+  struct span {
+    const unsigned char *p;
+    size_t n;
+  } *kept = NULL;
   while (rc == 0 && r.p < r.end) {
     int num, wire;
     uint64_t v;
     reader sub;
+    const unsigned char *start = r.p;
+    int arc_key = 0;
     if (field(&r, &num, &wire, &v, &sub, &a) != 0) rc = -1;
     else if (num == 3 && wire == WIRE_BYTES && build_options(sub, &a) != 0) rc = -1;
+    else if (num == 7 && wire == WIRE_BYTES && (arc_key = override(sub, &a)) < 0) rc = -1;
+    if (rc == 0 && !arc_key) {
+      if (nfields == cap_fields) {
+        cap_fields = cap_fields ? 2 * cap_fields : 16;
+        struct span *k = realloc(kept, cap_fields * sizeof *k);
+        if (k == NULL) {
+          rc = -1;
+          break;
+        }
+        kept = k;
+      }
+      kept[nfields++] = (struct span){start, (size_t)(r.p - start)};
+    }
   }
+  if (rc == 0 && a.has_settings) {
+    size_t n = 0;
+    for (size_t i = 0; i < nfields; i++) n += kept[i].n;
+    o->arc_settings = strdup(a.settings);
+    o->stripped = malloc(n ? n : 1);
+    if (o->arc_settings == NULL || o->stripped == NULL) {
+      a.why = "out of memory";
+      rc = -1;
+    } else {
+      for (size_t i = 0; i < nfields; i++) {
+        memcpy(o->stripped + o->stripped_size, kept[i].p, kept[i].n);
+        o->stripped_size += kept[i].n;
+      }
+    }
+  }
+  free(kept);
   if (rc == 0 && a.has_assignment) {
     long long R = a.replica_count, C = a.computation_count;
     if (R < 0 || C < 0 || (long long)a.ndevices != C) {
@@ -233,5 +348,8 @@ int arc_read_compile_options(const char *data, size_t size, arc_compile_options 
 
 void arc_compile_options_free(arc_compile_options *o) {
   free(o->device_assignment);
-  o->device_assignment = NULL;
+  free(o->arc_settings);
+  free(o->stripped);
+  o->device_assignment = o->arc_settings = o->stripped = NULL;
+  o->stripped_size = 0;
 }

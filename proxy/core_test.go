@@ -7,8 +7,10 @@ package proxy_test
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -474,5 +476,66 @@ func TestMentionsCollective(t *testing.T) {
 		if got := strings.TrimSpace(run(t, "", "mentions", file)); got != tc.want {
 			t.Errorf("%.40q: %s, want %s", tc.text, got, tc.want)
 		}
+	}
+}
+
+// override is one env_option_overrides map entry: key, then an
+// OptionOverrideProto holding value.
+func override(key string, value func(pb) pb) pb {
+	return msg(field(1, pb(key)), field(2, msg(value)))
+}
+
+func TestCompileOptionsArcKeys(t *testing.T) {
+	dir, driver := t.TempDir(), cdriver(t)
+	str := func(v string) func(pb) pb { return func(b pb) pb { return b.bytes(1, []byte(v)) } }
+	boolean := func(v int64) func(pb) pb { return func(b pb) pb { return b.int(2, v) } }
+	integer := func(v int64) func(pb) pb { return func(b pb) pb { return b.int(3, v) } }
+	double := func(v float64) func(pb) pb { return func(b pb) pb { return b.fixed64(4, math.Float64bits(v)) } }
+	base := compileOptions(assignment([][]int64{{0}, {1}}, true), 2, 1)
+	xla := override("xla_gpu_enable_triton_gemm", boolean(0))
+	head := "replicas=2 partitions=1 shape=2x1 assignment=0;1"
+	for _, tc := range []struct {
+		name     string
+		proto    []byte
+		want     string
+		stripped []byte // what the real compile gets; nil: the options are passed as they are
+	}{
+		{"no overrides", base, head, nil},
+		{"only XLA's", append(append(pb{}, base...), pb(nil).bytes(7, xla)...), head, nil},
+		{"arc's among XLA's", msg(
+			func(b pb) pb { return b.raw(base) },
+			field(7, override("arc_quant", str("int8"))),
+			field(7, xla),
+			field(7, override("arc_min_bytes", integer(4096))),
+			field(7, override("arc_strict", boolean(1))),
+			field(7, override("arc_cast_bf16_to_fp16", boolean(0))),
+		), head + "\narc=quant=int8|min-bytes=4096|strict=true|cast-bf16-to-fp16=false|",
+			append(append(pb{}, base...), pb(nil).bytes(7, xla)...)},
+		{"a double", msg(field(7, override("arc_max_bytes", double(65536)))),
+			"replicas=0 partitions=0 shape=0x0 assignment=(none)\narc=max-bytes=65536|", pb{}},
+		{"a force list", msg(field(7, override("arc_force", str("0=oneshot,all=twoshot:int8")))),
+			"replicas=0 partitions=0 shape=0x0 assignment=(none)\narc=force=0=oneshot,all=twoshot:int8|", pb{}},
+		{"a bad name", msg(field(7, override("arc_Quant", str("int8")))),
+			"error: the compile options are not a CompileOptionsProto arc can read: an arc_ compiler option whose name is not arc_ and a setting's name (arc_quant, arc_min_bytes)", nil},
+		{"a bare prefix", msg(field(7, override("arc_", str("int8")))),
+			"error: the compile options are not a CompileOptionsProto arc can read: an arc_ compiler option whose name is not arc_ and a setting's name (arc_quant, arc_min_bytes)", nil},
+		{"a newline", msg(field(7, override("arc_quant", str("int8\ntarget=none")))),
+			"error: the compile options are not a CompileOptionsProto arc can read: an arc_ compiler option whose value holds a newline or a NUL", nil},
+		{"a truncated entry", msg(field(7, pb{0x0a, 0x09, 'a'})),
+			"error: the compile options are not a CompileOptionsProto arc can read: a length-delimited field longer than its message", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".pb")
+			if err := os.WriteFile(file, tc.proto, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := tc.want
+			if tc.stripped != nil {
+				want += "\nstripped=" + hex.EncodeToString(tc.stripped)
+			}
+			if got := strings.TrimSpace(runWith(t, driver, "", "options", file)); got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
 	}
 }

@@ -144,9 +144,6 @@ void arc_proxy_config_from_env(arc_proxy_config *c) {
   memset(c, 0, sizeof *c);
   c->plugin = getenv("ARC_PJRT_PLUGIN");
   c->settings.target = getenv("ARC_TARGET");
-  c->settings.quant = getenv("ARC_QUANT");
-  c->settings.profile = getenv("ARC_PROFILE");
-  c->settings.force = getenv("ARC_FORCE");
   c->dump_dir = getenv("ARC_DUMP_DIR");
   const char *fb = getenv("ARC_FALLBACK");
   c->fallback_native = fb != NULL && strcmp(fb, "native") == 0;
@@ -729,10 +726,10 @@ static int to_text(proxy *p, const char *in, size_t size, char **out, size_t *ou
   return rc;
 }
 
-/* transform runs the pipeline on one program; it returns the text the real
- * compile gets (malloc'd) or NULL with *err set. */
-static char *transform(proxy *p, int *n, arc_pjrt_compile_args *args, const char *code, size_t size,
-                       size_t *out_size, char **err) {
+/* transform runs the pipeline on one program with its compile options co;
+ * it returns the text the real compile gets (malloc'd) or NULL with *err set. */
+static char *transform(proxy *p, int *n, arc_pjrt_compile_args *args, const arc_compile_options *co, const char *code,
+                       size_t size, size_t *out_size, char **err) {
   char *text = NULL, *out = NULL;
   size_t text_size = size;
   if (is_bytecode(code, size)) {
@@ -740,16 +737,13 @@ static char *transform(proxy *p, int *n, arc_pjrt_compile_args *args, const char
     code = text;
     dump(p, n, "before.mlir", code, text_size);
   }
-  arc_compile_options co;
-  char *coerr = NULL;
   if (p->target == NULL) {
     *err = strdup(p->target_err ? p->target_err : "no target");
-  } else if (arc_read_compile_options(args->compile_options, args->compile_options_size, &co, &coerr) != 0) {
-    *err = coerr;
   } else {
     arc_settings s = p->cfg.settings;
     s.target = p->target;
-    s.device_assignment = co.device_assignment;
+    s.program = co->arc_settings;
+    s.device_assignment = co->device_assignment;
     char *coords = client_coords(p, args->client);
     s.device_coords = coords;
     if (p->cfg.transform(p->cfg.transform_ctx, &s, code, text_size, &out, out_size, err) != 0) {
@@ -761,10 +755,38 @@ static char *transform(proxy *p, int *n, arc_pjrt_compile_args *args, const char
       out = NULL;
     }
     free(coords);
-    arc_compile_options_free(&co);
   }
   free(text);
   return out;
+}
+
+/* real_compile compiles code with the real plugin. The client's structs may be
+ * newer (larger) than arc's declarations: only the fields arc replaces change,
+ * and the client's own are put back. */
+static arc_pjrt_error *real_compile(proxy *p, arc_pjrt_compile_args *args, const arc_compile_options *co,
+                                    const char *code, size_t size) {
+  const arc_pjrt_program *prog = args->program;
+  const char *options = args->compile_options;
+  size_t options_size = args->compile_options_size;
+  arc_pjrt_program *copy = NULL;
+  if (code != prog->code) {
+    copy = calloc(1, prog->struct_size > sizeof *copy ? prog->struct_size : sizeof *copy);
+    if (copy == NULL) abort();
+    memcpy(copy, prog, prog->struct_size);
+    copy->code = (char *)code;
+    copy->code_size = size;
+    args->program = copy;
+  }
+  if (co->stripped != NULL) { /* without arc's keys, which XLA refuses */
+    args->compile_options = co->stripped;
+    args->compile_options_size = co->stripped_size;
+  }
+  arc_pjrt_error *e = p->real->client_compile(args);
+  args->program = prog;
+  args->compile_options = options;
+  args->compile_options_size = options_size;
+  free(copy);
+  return e;
 }
 
 static arc_pjrt_error *proxy_compile(proxy *p, arc_pjrt_compile_args *args) {
@@ -775,37 +797,36 @@ static arc_pjrt_error *proxy_compile(proxy *p, arc_pjrt_compile_args *args) {
   int n = 0;
   int bytecode = is_bytecode(prog->code, prog->code_size);
   dump(p, &n, bytecode ? "before.mlirbc" : "before.mlir", prog->code, prog->code_size);
-  if (!arc_mentions_collective(prog->code, prog->code_size))
-    return p->real->client_compile(args); /* nothing for arc: no conversion, no pipeline */
+  arc_compile_options co;
   char *err = NULL;
+  int options_ok = arc_read_compile_options(args->compile_options, args->compile_options_size, &co, &err) == 0;
+  if (!arc_mentions_collective(prog->code, prog->code_size)) { /* nothing for arc: no conversion, no pipeline */
+    free(err); /* options arc cannot read are the real compile's to refuse */
+    arc_pjrt_error *e = options_ok ? real_compile(p, args, &co, prog->code, prog->code_size)
+                                   : p->real->client_compile(args);
+    if (options_ok) arc_compile_options_free(&co);
+    return e;
+  }
   size_t size = 0;
-  char *out = transform(p, &n, args, prog->code, prog->code_size, &size, &err);
+  char *out = options_ok ? transform(p, &n, args, &co, prog->code, prog->code_size, &size, &err) : NULL;
+  arc_pjrt_error *e;
   if (out == NULL) {
     dump(p, &n, "error.txt", err, strlen(err));
     if (!p->cfg.fallback_native) {
       /* Also on stderr: a client may lose the error (JAX 0.11 crashed on one). */
       fprintf(stderr, "arc: %s\n", err);
-      arc_pjrt_error *e = new_error(ARC_PJRT_INVALID_ARGUMENT, arc_strdupf("arc: %s", err));
-      free(err);
-      return e;
+      e = new_error(ARC_PJRT_INVALID_ARGUMENT, arc_strdupf("arc: %s", err));
+    } else {
+      fprintf(stderr, "arc: %s; compiling the program unmodified (ARC_FALLBACK=native)\n", err);
+      e = options_ok ? real_compile(p, args, &co, prog->code, prog->code_size) : p->real->client_compile(args);
     }
-    fprintf(stderr, "arc: %s; compiling the program unmodified (ARC_FALLBACK=native)\n", err);
     free(err);
-    return p->real->client_compile(args);
+  } else {
+    dump(p, &n, "after.mlir", out, size);
+    e = real_compile(p, args, &co, out, size);
+    free(out);
   }
-  dump(p, &n, "after.mlir", out, size);
-
-  /* The client's program struct may be newer (larger) than arc's declaration: copy it whole. */
-  arc_pjrt_program *copy = calloc(1, prog->struct_size > sizeof *copy ? prog->struct_size : sizeof *copy);
-  if (copy == NULL) abort();
-  memcpy(copy, prog, prog->struct_size);
-  copy->code = out;
-  copy->code_size = size;
-  args->program = copy;
-  arc_pjrt_error *e = p->real->client_compile(args);
-  args->program = prog;
-  free(copy);
-  free(out);
+  if (options_ok) arc_compile_options_free(&co);
   return e;
 }
 
@@ -959,9 +980,7 @@ const void *arc_proxy_open(const arc_proxy_config *c, char **err) {
   p->cfg = *c;
   p->cfg.plugin = strdup(c->plugin);
   p->cfg.settings.target = dup_or_null(c->settings.target);
-  p->cfg.settings.quant = dup_or_null(c->settings.quant);
-  p->cfg.settings.profile = dup_or_null(c->settings.profile);
-  p->cfg.settings.force = dup_or_null(c->settings.force);
+  p->cfg.settings.program = NULL;
   p->cfg.settings.device_assignment = NULL;
   p->cfg.settings.device_coords = NULL;
   p->cfg.dump_dir = dup_or_null(c->dump_dir);

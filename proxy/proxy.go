@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/cgo"
+	"strings"
 	"unsafe"
 
 	"github.com/arcpass/arc"
@@ -118,6 +119,10 @@ func arcProxyTransform(handle C.uintptr_t, s *C.arc_settings, in *C.char, inSize
 		*errMsg = C.CString(err.Error())
 		return 1
 	}
+	if err := programOptions(&popt, C.GoString(s.program)); err != nil {
+		*errMsg = C.CString(err.Error())
+		return 1
+	}
 	popt.DeviceAssignment = C.GoString(s.device_assignment) // from the client's compile options
 	if coords := C.GoString(s.device_coords); coords != "" && popt.DeviceCoords == "" {
 		popt.DeviceCoords = coords // from the client's devices
@@ -143,6 +148,31 @@ func pipelineOptions(opt *Options, target string) (arc.Options, error) {
 	o.Merge(opt.Compile)
 	o.Target = target
 	return o, nil
+}
+
+// programOptions applies a program's own settings (its arc_NAME compiler
+// options, one NAME=VALUE line each) over o: a setting the program names
+// replaces what the process said, a list included.
+func programOptions(o *arc.Options, lines string) error {
+	named := map[string]bool{}
+	for _, line := range strings.Split(lines, "\n") {
+		if line == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(line, "=")
+		s, ok := arc.Lookup(name)
+		if !ok {
+			return fmt.Errorf("compiler option arc_%s: arc has no setting %s", strings.ReplaceAll(name, "-", "_"), name)
+		}
+		if !named[name] && s.Kind == arc.List {
+			o.Force = nil // the one list setting
+		}
+		named[name] = true
+		if err := s.Set(o, value); err != nil {
+			return fmt.Errorf("compiler option arc_%s: %w", strings.ReplaceAll(name, "-", "_"), err)
+		}
+	}
+	return nil
 }
 
 // runPipeline runs arc's pipeline; a usage error (bad options) is reported as such.

@@ -17,7 +17,9 @@
  * At compile a program in format "mlir" that mentions no all-reduce passes
  * through untouched; one that does goes through a transform (arc's pipeline)
  * with the device assignment read from the compile options, and the real
- * compile gets the result.
+ * compile gets the result. Either way the proxy takes arc's own compiler
+ * options (keys arc_NAME) out of the compile options, which XLA would refuse,
+ * and hands them to the transform.
  *
  * The in-process form (arcgomlx) passes a Go transform; the standalone
  * plugin (standalone.c) passes one that runs the arc binary.
@@ -27,13 +29,14 @@
 
 #include <stddef.h>
 
-/* How arc rewrites programs; a NULL or empty string is unset. */
+/* How arc rewrites one program; a NULL or empty string is unset. The proxy
+ * knows only what it needs itself: the target (to register arc's kernels)
+ * and what each compile brings. Every other option is the transform's: it
+ * reads the ARC_* variables, then the program's own settings over them. */
 typedef struct arc_settings {
-  const char *target;  /* arc --target; unset or "auto": detected from the devices */
-  const char *quant;   /* arc --quant */
-  const char *profile; /* arc --profile FILE.json */
-  const char *force;   /* arc --force overrides, comma-separated INDEX=LOWERING[:CODEC] */
+  const char *target; /* arc --target; unset or "auto": detected from the devices */
   /* Per compile, from the compile options and the client's devices: */
+  const char *program;           /* the program's arc_NAME compiler options, "NAME=VALUE\n" lines (arc compile's flag names) */
   const char *device_assignment; /* "a,b;c,d": replicas by ';', partitions by ',', PJRT global ids */
   const char *device_coords;     /* TPU: "ID=X,Y,Z;ID=X,Y,Z..." for every device of the client */
 } arc_settings;
@@ -46,7 +49,7 @@ typedef int arc_transform_fn(void *ctx, const arc_settings *s, const char *in, s
 
 typedef struct arc_proxy_config {
   const char *plugin;       /* the real PJRT plugin (ARC_PJRT_PLUGIN) */
-  arc_settings settings;    /* ARC_TARGET, ARC_QUANT, ARC_PROFILE, ARC_FORCE */
+  arc_settings settings;    /* ARC_TARGET */
   const char *dump_dir;     /* ARC_DUMP_DIR: each program before and after, numbered */
   int fallback_native;      /* ARC_FALLBACK=native: on a pipeline error compile the program unmodified */
   const char *gpu_lib;      /* ARC_GPU_LIB: path of libarc_gpu.so */

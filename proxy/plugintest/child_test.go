@@ -96,7 +96,8 @@ func TestArcWorker(t *testing.T) {
 		t.Errorf("the plugin got %d programs, the last:\n%s\nwant\n%s", len(rec.Programs), last(rec.Programs), want)
 	}
 	f := frames(t, log+".frames")
-	if len(f) != 6 || f[0] != "target=cuda:nvlink\ndevice-assignment=1;0\nforce=0=oneshot\n" || f[1] != fakepjrt.Program(t) {
+	// ARC_FORCE reaches arc through the worker's environment, not the request.
+	if len(f) != 6 || f[0] != "target=cuda:nvlink\ndevice-assignment=1;0\n" || f[1] != fakepjrt.Program(t) {
 		t.Errorf("the worker read %d frames, first %q", len(f), first(f))
 	}
 }
@@ -165,6 +166,56 @@ func TestCoordinatesReachTheWorker(t *testing.T) {
 	want := "LIBTPU_INIT_ARGS=" + tpu.MergeLibtpuArgs("--xla_tpu_enable_latency_hiding_scheduler=true", tpu.LibtpuRingFlag)
 	if c := lines(t, filepath.Join(e.record, "create.log")); len(c) < 2 || c[1] != want {
 		t.Errorf("create.log %q, want %q", c, want)
+	}
+}
+
+// TestCompilerOptions: a program's arc_NAME compiler options reach arc as
+// its settings, and the real compile gets the options without them (XLA
+// refuses names it does not know), also for a program that passes through.
+func TestCompilerOptions(t *testing.T) {
+	e := newEnv(t)
+	log := arcServe(t, e)
+	t.Setenv("ARC_TARGET", "cuda:nvlink")
+	t.Setenv("ARC_FORCE", "0=native")
+	fakepjrt.GPULib(t, e.dir)
+	base := optionsProto([][]int64{{1}, {0}})
+	xla := overrideEntry("xla_gpu_enable_latency_hiding_scheduler", "true")
+	var proto []byte
+	for _, part := range [][]byte{base, overrideEntry("arc_force", "0=oneshot"), xla, overrideEntry("arc_min_bytes", "16")} {
+		proto = append(proto, part...)
+	}
+	file := filepath.Join(t.TempDir(), "options.pb")
+	if err := os.WriteFile(file, proto, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	passThrough := filepath.Join(t.TempDir(), "plain.mlir")
+	plain := "module { func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : tensor<4xf32> } }\n"
+	if err := os.WriteFile(passThrough, []byte(plain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The program's force replaces ARC_FORCE's.
+	lowered, _, err := arc.Compile("<stdin>", []byte(fakepjrt.Program(t)),
+		arc.Options{Target: "cuda:nvlink", Force: []string{"0=oneshot"}, MinBytes: 16, DeviceAssignment: "1;0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stripped := append(append([]byte{}, base...), xla...)
+	prog := filepath.Join(fakepjrt.SourceDir(), "testdata", "allreduce_2rep.mlir")
+	for _, tc := range []struct{ program, want string }{{prog, string(lowered)}, {passThrough, plain}} {
+		record := t.TempDir()
+		if out := runHost(t, e, host(t), []string{"FAKE_PJRT_DIR=" + record}, tc.program, file); !strings.Contains(out, "compile 1: ok") {
+			t.Fatalf("host %s: %s", filepath.Base(tc.program), out)
+		}
+		if rec := fakepjrt.ReadRecord(t, record); len(rec.Programs) != 1 || rec.Programs[0] != tc.want {
+			t.Errorf("%s: the plugin got %q, want %q", filepath.Base(tc.program), rec.Programs, tc.want)
+		}
+		if got := fakepjrt.MustRead(t, filepath.Join(record, "compile-1.options")); got != string(stripped) {
+			t.Errorf("%s: the plugin got options %x, want %x", filepath.Base(tc.program), got, stripped)
+		}
+	}
+	f := frames(t, log+".frames")
+	if want := "target=cuda:nvlink\nforce=0=oneshot\nmin-bytes=16\ndevice-assignment=1;0\n"; len(f) != 2 || f[0] != want {
+		t.Errorf("the worker read %q, want settings %q (and no request for the program that passes through)", f, want)
 	}
 }
 

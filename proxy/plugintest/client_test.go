@@ -37,6 +37,15 @@ func runHost(t *testing.T, e *env, bin string, extra []string, args ...string) s
 // options writes a CompileOptionsProto whose device assignment is ids[replica][partition].
 func options(t *testing.T, ids [][]int64) string {
 	t.Helper()
+	file := filepath.Join(t.TempDir(), "options.pb")
+	if err := os.WriteFile(file, optionsProto(ids), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// optionsProto is a CompileOptionsProto whose device assignment is ids[replica][partition].
+func optionsProto(ids [][]int64) []byte {
 	varint := func(b []byte, v uint64) []byte { return binary.AppendUvarint(b, v) }
 	bytesField := func(b []byte, num int, v []byte) []byte {
 		return append(varint(varint(b, uint64(num)<<3|2), uint64(len(v))), v...)
@@ -52,11 +61,18 @@ func options(t *testing.T, ids [][]int64) string {
 		da = bytesField(da, 3, bytesField(nil, 1, packed))
 	}
 	ebo := bytesField(intField(intField(nil, 4, int64(R)), 5, int64(C)), 9, da)
-	file := filepath.Join(t.TempDir(), "options.pb")
-	if err := os.WriteFile(file, bytesField(nil, 3, ebo), 0o644); err != nil {
-		t.Fatal(err)
+	return bytesField(nil, 3, ebo)
+}
+
+// overrideEntry is one env_option_overrides entry (CompileOptionsProto field
+// 7) whose value is a string: where JAX puts a program's compiler options.
+func overrideEntry(key, value string) []byte {
+	bytesField := func(b []byte, num int, v []byte) []byte {
+		b = binary.AppendUvarint(b, uint64(num)<<3|2)
+		return append(binary.AppendUvarint(b, uint64(len(v))), v...)
 	}
-	return file
+	entry := bytesField(bytesField(nil, 1, []byte(key)), 2, bytesField(nil, 1, []byte(value)))
+	return bytesField(nil, 7, entry)
 }
 
 func lines(t *testing.T, path string) []string {
@@ -159,7 +175,7 @@ func TestTPUCoordinates(t *testing.T) {
 	if got := lines(t, filepath.Join(e.record, "attach.log")); got != nil {
 		t.Errorf("a TPU target attached %q", got)
 	}
-	if got := fakepjrt.MustRead(t, e.arcArgs); got != "compile --target tpu:v6e-8 --device-assignment 2;3 -\n" {
+	if got := fakepjrt.MustRead(t, e.arcArgs); got != "compile --target tpu:v6e-8 --device-assignment 2;3 --device-coords 0=0,0,0;1=1,0,0;2=0,1,0;3=1,1,0 -\n" {
 		t.Errorf("arc ran with %q", got)
 	}
 }

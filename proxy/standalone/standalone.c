@@ -7,7 +7,7 @@
  * fed framed requests over pipes (subprocess.h; restarted when it dies, each
  * request with a time limit). An arc binary without `serve` gets one
  * process per compile instead:
- *   arc compile --target T [--quant Q] [--profile P] [--force F]... [--device-assignment A] -
+ *   arc compile --target T [--NAME VALUE]... [--device-assignment A] [--device-coords C] -
  * ARC_BIN names the binary; by default it is `arc` next to this plugin, then
  * `arc` on PATH. No Go runtime lives in this library.
  */
@@ -29,99 +29,89 @@ typedef struct arc_bin {
   int one_shot; /* the binary has no `serve`: a process per compile */
 } arc_bin;
 
-/* run_once runs `arc compile` on one program. */
-static int run_once(arc_bin *b, const arc_settings *s, const char *in, size_t in_size, char **out, size_t *out_size,
+/* run_once runs `arc compile` on one program, each setting of the request
+ * header (below) given as its flag: --NAME VALUE. (Such an arc, older than
+ * `serve`, reads no ARC_* variables.) */
+static int run_once(arc_bin *b, const char *header, const char *in, size_t in_size, char **out, size_t *out_size,
                     char **err) {
-  char *force = s->force ? strdup(s->force) : NULL;
-  int forces = 0;
-  for (const char *c = force; c && *c; c++) forces += *c == ',';
-  char **argv = calloc(14 + 2 * (forces + 1), sizeof *argv);
-  int n = 0;
+  char *lines = strdup(header);
+  size_t count = 0;
+  for (const char *c = lines; c && *c; c++) count += *c == '\n';
+  char **argv = calloc(2 * count + 4, sizeof *argv);
+  char **flags = calloc(count + 1, sizeof *flags);
+  if (lines == NULL || argv == NULL || flags == NULL) abort();
+  int n = 0, k = 0;
   argv[n++] = b->path;
   argv[n++] = "compile";
-  argv[n++] = "--target";
-  argv[n++] = (char *)s->target;
-  if (s->quant != NULL) {
-    argv[n++] = "--quant";
-    argv[n++] = (char *)s->quant;
-  }
-  if (s->profile != NULL) {
-    argv[n++] = "--profile";
-    argv[n++] = (char *)s->profile;
-  }
   char *save = NULL;
-  for (char *f = force ? strtok_r(force, ",", &save) : NULL; f != NULL; f = strtok_r(NULL, ",", &save)) {
-    argv[n++] = "--force";
-    argv[n++] = f;
-  }
-  if (s->device_assignment != NULL) {
-    argv[n++] = "--device-assignment";
-    argv[n++] = (char *)s->device_assignment;
+  for (char *line = strtok_r(lines, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+    char *eq = strchr(line, '=');
+    if (eq == NULL) continue;
+    *eq = '\0';
+    argv[n++] = flags[k++] = arc_strdupf("--%s", line);
+    argv[n++] = eq + 1;
   }
   argv[n++] = "-";
   argv[n] = NULL;
   int rc = arc_run(argv, in, in_size, b->timeout_ms, out, out_size, err);
+  for (int i = 0; i < k; i++) free(flags[i]);
+  free(flags);
   free(argv);
-  free(force);
+  free(lines);
   return rc;
 }
 
 /* header is a request's first frame: one "name=value" line per setting, as
- * `arc compile` names its flags (proxy/worker reads it). */
+ * `arc compile` names its flags: the target, the program's own settings
+ * (which may name the target again: the later line wins), the device
+ * assignment and coordinates. The worker reads every other option from
+ * the ARC_* variables it inherited. NULL when a setting holds a newline. */
 static char *header(const arc_settings *s) {
   const struct {
     const char *name, *value;
-  } one[] = {{"target", s->target},
-             {"quant", s->quant},
-             {"profile", s->profile},
-             {"device-assignment", s->device_assignment},
-             {"device-coords", s->device_coords}};
-  size_t cap = 1 + (s->force ? 8 * strlen(s->force) + 8 : 0);
-  for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+  } one[] = {{"target", s->target}, {"device-assignment", s->device_assignment}, {"device-coords", s->device_coords}};
+  size_t cap = 1 + (s->program ? strlen(s->program) + 1 : 0);
+  for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+    if (one[i].value && strchr(one[i].value, '\n')) return NULL;
     if (one[i].value) cap += strlen(one[i].name) + strlen(one[i].value) + 2;
-  char *h = malloc(cap);
-  if (h == NULL) return NULL;
-  size_t n = 0;
-  h[0] = '\0';
-  for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
-    if (one[i].value) n += (size_t)snprintf(h + n, cap - n, "%s=%s\n", one[i].name, one[i].value);
-  for (const char *f = s->force; f && *f;) {
-    size_t len = strcspn(f, ",");
-    if (len > 0) n += (size_t)snprintf(h + n, cap - n, "force=%.*s\n", (int)len, f);
-    f += len + (f[len] == ',');
   }
+  char *h = malloc(cap);
+  if (h == NULL) abort();
+  size_t n = (size_t)snprintf(h, cap, "%s=%s\n", one[0].name, one[0].value ? one[0].value : "");
+  if (s->program) n += (size_t)snprintf(h + n, cap - n, "%s", s->program);
+  if (n > 0 && h[n - 1] != '\n') n += (size_t)snprintf(h + n, cap - n, "\n");
+  for (size_t i = 1; i < sizeof one / sizeof one[0]; i++)
+    if (one[i].value) n += (size_t)snprintf(h + n, cap - n, "%s=%s\n", one[i].name, one[i].value);
   return h;
 }
 
 static int run_arc(void *ctx, const arc_settings *s, const char *in, size_t in_size, char **out, size_t *out_size,
                    char **err) {
   arc_bin *b = ctx;
-  for (const char *v = s->force; v && *v; v++) { /* a setting is one line */
-    if (*v == '\n') {
-      *err = strdup("ARC_FORCE holds a newline");
-      return -1;
-    }
+  char *h = header(s);
+  if (h == NULL) {
+    *err = strdup("a setting holds a newline");
+    return -1;
   }
   pthread_mutex_lock(&b->mu);
   int rc;
   if (b->one_shot) {
     pthread_mutex_unlock(&b->mu);
-    rc = run_once(b, s, in, in_size, out, out_size, err);
+    rc = run_once(b, h, in, in_size, out, out_size, err);
   } else {
-    char *h = header(s);
-    const char *frames[] = {h ? h : "", in};
-    size_t sizes[] = {h ? strlen(h) : 0, in_size};
+    const char *frames[] = {h, in};
+    size_t sizes[] = {strlen(h), in_size};
     rc = arc_worker_call(&b->worker, frames, sizes, 2, b->timeout_ms, out, out_size, err);
-    free(h);
     int unsupported = rc < 0 && b->worker.hello == NULL && *err != NULL && strstr(*err, "unknown command") != NULL;
     if (unsupported) b->one_shot = 1; /* an arc older than `serve` */
     pthread_mutex_unlock(&b->mu);
     if (unsupported) {
       free(*err);
       *err = NULL;
-      rc = run_once(b, s, in, in_size, out, out_size, err);
+      rc = run_once(b, h, in, in_size, out, out_size, err);
     }
   }
+  free(h);
   if (rc != 0 && *err != NULL && strncmp(*err, "arc: ", 5) == 0) memmove(*err, *err + 5, strlen(*err + 5) + 1);
   return rc;
 }

@@ -1,7 +1,8 @@
 /* cdriver.c: runs pieces of the proxy's C core for arc's CPU tests
  * (proxy/ctests_test.go), one command per run:
  *
- *   cdriver options FILE            the device assignment of a serialized CompileOptionsProto
+ *   cdriver options FILE            the device assignment of a serialized CompileOptionsProto, and arc's
+ *                                   compiler options with the options left without them (hex)
  *   cdriver run MS [SIGCHLD] -- ARGV  arc_run with stdin passed on; SIGCHLD: default, ignore, nocldwait, handler
  *   cdriver worker MS REQ... -- ARGV   arc_worker_call once per REQ (one frame each), then arc_worker_stop
  *   cdriver libtpu [EXISTING]       arc_merge_libtpu_args(EXISTING, ARC_LIBTPU_RING_FLAG); no EXISTING: NULL
@@ -77,6 +78,13 @@ int main(int argc, char **argv) {
     }
     printf("replicas=%lld partitions=%lld shape=%dx%d assignment=%s\n", o.num_replicas, o.num_partitions, o.replicas,
            o.partitions, o.device_assignment ? o.device_assignment : "(none)");
+    if (o.arc_settings != NULL) {
+      printf("arc=");
+      for (const char *c = o.arc_settings; *c; c++) putchar(*c == '\n' ? '|' : *c);
+      printf("\nstripped=");
+      for (size_t i = 0; i < o.stripped_size; i++) printf("%02x", (unsigned char)o.stripped[i]);
+      printf("\n");
+    }
     arc_compile_options_free(&o);
     return 0;
   }
