@@ -266,6 +266,29 @@ static char *register_handlers(proxy *p) {
 
 static int gpu_target(const char *t) { return t != NULL && (strncmp(t, "cuda:", 5) == 0 || strncmp(t, "rocm:", 5) == 0); }
 
+/* announce says once, on stderr, that arc is active: its target and where
+ * the real plugin and the kernels were found, or what is missing. */
+static void announce(proxy *p, int detected) {
+  if (p->target == NULL) {
+    fprintf(stderr, "arc: active on %s, but with no target: %s\n", p->cfg.plugin, p->target_err ? p->target_err : "?");
+    return;
+  }
+  const char *how = detected ? "detected from the devices" : "from ARC_TARGET";
+  if (!gpu_target(p->target)) {
+    fprintf(stderr, "arc: active: target %s (%s), real plugin %s\n", p->target, how, p->cfg.plugin);
+    return;
+  }
+  if (p->register_err != NULL) {
+    fprintf(stderr, "arc: active: target %s (%s), real plugin %s; arc's kernels are not registered: %s\n", p->target,
+            how, p->cfg.plugin, p->register_err);
+    return;
+  }
+  Dl_info info;
+  void *sym = dlsym(p->gpu_lib, ARC_FFI_ALLREDUCE_SYMBOL);
+  const char *lib = sym != NULL && dladdr(sym, &info) != 0 && info.dli_fname != NULL ? info.dli_fname : "libarc_gpu.so";
+  fprintf(stderr, "arc: active: target %s (%s), real plugin %s, kernels %s\n", p->target, how, p->cfg.plugin, lib);
+}
+
 /* start resolves the target and registers the handlers, once per proxy: at
  * the first client's creation, or the first compile of a client made
  * elsewhere. Nothing here fails the client: a program that needs what is
@@ -274,10 +297,12 @@ static void start(proxy *p) {
   pthread_mutex_lock(&p->mu);
   if (!p->started) {
     const char *t = p->cfg.settings.target;
-    if (!set(t) || strcmp(t, "auto") == 0) detect_target(p);
+    int detect = !set(t) || strcmp(t, "auto") == 0;
+    if (detect) detect_target(p);
     else p->target = strdup(t);
     if (gpu_target(p->target)) p->register_err = register_handlers(p);
     p->started = 1;
+    announce(p, detect);
   }
   pthread_mutex_unlock(&p->mu);
 }

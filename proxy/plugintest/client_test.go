@@ -25,13 +25,65 @@ func host(t *testing.T) string {
 }
 
 // runHost runs the host on e's plugin with args and extra environment; it
-// returns what the host printed.
+// returns what the host printed but the proxy's "arc: active" line
+// (TestAnnounce reads it).
 func runHost(t *testing.T, e *env, bin string, extra []string, args ...string) string {
+	t.Helper()
+	_, rest := announced(runHostAll(t, e, bin, extra, args...))
+	return rest
+}
+
+func runHostAll(t *testing.T, e *env, bin string, extra []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{e.plugin}, args...)...)
 	cmd.Env = append(os.Environ(), extra...)
 	out, _ := cmd.CombinedOutput() // a failed compile exits 1: the output says which
 	return string(out)
+}
+
+// announced splits the proxy's "arc: active" lines from the rest of out.
+func announced(out string) (active []string, rest string) {
+	var keep []string
+	for _, line := range strings.SplitAfter(out, "\n") {
+		if strings.HasPrefix(line, "arc: active") {
+			active = append(active, strings.TrimSuffix(line, "\n"))
+		} else {
+			keep = append(keep, line)
+		}
+	}
+	return active, strings.Join(keep, "")
+}
+
+// TestAnnounce: at its start the proxy says once that arc is active, with
+// its target and where the real plugin and the kernels were found, or what
+// is missing.
+func TestAnnounce(t *testing.T) {
+	for _, tc := range []struct {
+		name, target string
+		gpuLib       bool
+		want         string // with PLUGIN and DIR for the test's paths
+	}{
+		{"gpu", "cuda:nvlink", true, "arc: active: target cuda:nvlink (from ARC_TARGET), real plugin PLUGIN, kernels DIR/libarc_gpu.so"},
+		{"detected", "auto", true, "arc: active: target cuda:nvlink (detected from the devices), real plugin PLUGIN, kernels DIR/libarc_gpu.so"},
+		{"tpu", "tpu:v6e-8", false, "arc: active: target tpu:v6e-8 (from ARC_TARGET), real plugin PLUGIN"},
+		{"no kernels", "rocm:mi300x", false, "arc: active: target rocm:mi300x (from ARC_TARGET), real plugin PLUGIN; arc's kernels are not registered: target rocm:mi300x runs arc's GPU kernels, but libarc_gpu.so is not built or not found"},
+		{"no target", "auto", false, "arc: active on PLUGIN, but with no target: ARC_TARGET is auto, so arc detects the topology through libarc_gpu.so, but libarc_gpu.so is not built or not found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			t.Setenv("ARC_TARGET", tc.target)
+			t.Setenv("FAKE_GPU_LINK", "2,1,1,sm_90")
+			if tc.gpuLib {
+				fakepjrt.GPULib(t, e.dir)
+			}
+			active, rest := announced(runHostAll(t, e, host(t), nil, "-repeat", "2",
+				filepath.Join(fakepjrt.SourceDir(), "testdata", "allreduce_2rep.mlir"), options(t, [][]int64{{0}, {1}})))
+			want := strings.NewReplacer("PLUGIN", os.Getenv("ARC_PJRT_PLUGIN"), "DIR", e.dir).Replace(tc.want)
+			if len(active) != 1 || !strings.HasPrefix(active[0], want) {
+				t.Errorf("the proxy said %q, want one line starting %q\n(the rest: %s)", active, want, rest)
+			}
+		})
+	}
 }
 
 // options writes a CompileOptionsProto whose device assignment is ids[replica][partition].
