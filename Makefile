@@ -42,6 +42,13 @@ build/arc_mlir_to_text.py: proxy/arc_mlir_to_text.py
 	@mkdir -p build
 	cp $< $@
 
+# wheel: dist/arc_jax-*.whl, what a JAX user installs with pip (python/,
+# docs/RUNTIME.md): the proxy, arc, libarc_gpu.so and the converter. It needs
+# Go, gcc and nvcc; on a machine without Go, `make plugin` elsewhere and carry build/.
+.PHONY: wheel
+wheel: plugin build/libarc_gpu.so
+	python3 python/build_wheel.py --build build --out dist
+
 # runtime-devbin: what proxy/devtest/run.sh needs on the GPU machine,
 # which has no Go: the plugin, arc, the devtest driver and gomlx's graph tests.
 runtime-devbin: plugin

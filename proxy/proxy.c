@@ -222,6 +222,17 @@ static void detect_target(proxy *p) {
   p->target = target_for(&info, &p->target_err);
 }
 
+char *arc_detect_target(const char *home, char **err) {
+  proxy p;
+  memset(&p, 0, sizeof p);
+  p.cfg.gpu_lib = getenv("ARC_GPU_LIB");
+  p.cfg.home = home;
+  detect_target(&p);
+  if (p.target == NULL) *err = p.target_err ? p.target_err : strdup("no target");
+  else free(p.target_err);
+  return p.target; /* the library stays loaded, as the proxy's does */
+}
+
 static const arc_pjrt_gpu_custom_call *find_custom_call_ext(const arc_pjrt_api *api) {
   for (const arc_pjrt_ext *e = api->extension_start; e != NULL; e = e->next) {
     if (e->type == ARC_PJRT_EXT_GPU_CUSTOM_CALL) return (const arc_pjrt_gpu_custom_call *)e;

@@ -73,6 +73,11 @@ void arc_proxy_config_from_env(arc_proxy_config *c);
 #define ARC_PROXY_MAX 8
 const void *arc_proxy_open(const arc_proxy_config *c, char **err);
 
+/* arc_detect_target returns the --target the visible devices call for, as
+ * ARC_TARGET=auto picks it, asking libarc_gpu.so (ARC_GPU_LIB, else the one
+ * in home, else the loader's): malloc'd, or NULL with *err (malloc'd). */
+char *arc_detect_target(const char *home, char **err);
+
 /* arc_mentions_collective reports whether a program (MLIR text or
  * bytecode, whose strings hold every op name) may hold an all-reduce or
  * already calls arc's kernels: only those go through arc. */

@@ -169,3 +169,14 @@ const void *GetPjrtApi(void) {
   pthread_once(&once, init);
   return api;
 }
+
+/* arc_plugin_detect_target is arc_detect_target with this plugin's
+ * directory, for `python -m arc_jax check`: the target the plugin would
+ * pick, without loading the real plugin. */
+__attribute__((visibility("default"))) char *arc_plugin_detect_target(char **err);
+char *arc_plugin_detect_target(char **err) {
+  char *home = arc_module_dir((const void *)GetPjrtApi);
+  char *t = arc_detect_target(home, err);
+  free(home);
+  return t;
+}
