@@ -15,8 +15,7 @@ standalone plugin, each configuration in fresh processes:
 Prints one line per configuration (median, mean, first compile) and the
 differences, and writes them to --out as JSON.
 
-    python jax_compile_cost.py --arc-plugin .devbin/pjrt_c_api_arc_plugin.so \
-        --cuda-plugin .../xla_cuda_plugin.so --out /tmp/cost [--n 20]
+    python jax_compile_cost.py [--cuda-plugin .../xla_cuda_plugin.so] --out /tmp/cost [--n 20]
 """
 
 import argparse
@@ -50,14 +49,12 @@ def programs(n: int, coll: bool):
 
 def child(args) -> None:
     mode, kind = args.child.split("-")
-    os.environ["JAX_PLATFORMS"] = "arc" if mode == "arc" else "cuda"
+    os.environ["JAX_PLATFORMS"] = "cuda"  # arc_jax, installed, is JAX's cuda backend
+    if mode == "native":
+        os.environ["ARC_DISABLE"] = "1"  # JAX's own CUDA plugin alone
     import jax
     import numpy as np
 
-    if mode == "arc":
-        import arc_jax
-
-        arc_jax.register(args.arc_plugin)
     if kind == "coll":
         jax.distributed.initialize(coordinator_address=f"127.0.0.1:{args.port}", num_processes=2,
                                    process_id=args.process, local_device_ids=[0])
@@ -101,8 +98,7 @@ def free_port() -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--arc-plugin", required=True)
-    ap.add_argument("--cuda-plugin", required=True)
+    ap.add_argument("--cuda-plugin", help="the real plugin (default: arc_jax finds the one JAX installed)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--n", type=int, default=20)
     ap.add_argument("--child")
@@ -116,8 +112,10 @@ def main() -> int:
 
     os.makedirs(args.out, exist_ok=True)
     env = dict(os.environ)
+    if args.cuda_plugin:
+        env["ARC_PJRT_PLUGIN"] = args.cuda_plugin
     env.setdefault("ARC_TARGET", "cuda:nvlink")
-    env.update(ARC_PJRT_PLUGIN=args.cuda_plugin, ARC_PYTHON=sys.executable,
+    env.update(ARC_PYTHON=sys.executable,
                XLA_PYTHON_CLIENT_PREALLOCATE="false", TF_CPP_MIN_LOG_LEVEL="2")
     results = {}
     for kind in ("nocoll", "coll"):
@@ -132,8 +130,7 @@ def main() -> int:
             port = free_port()
             procs = []
             for p in range(2 if kind == "coll" else 1):
-                cmd = [sys.executable, __file__, "--child", name, "--arc-plugin", args.arc_plugin,
-                       "--cuda-plugin", args.cuda_plugin, "--out", args.out, "--n", str(args.n),
+                cmd = [sys.executable, __file__, "--child", name, "--out", args.out, "--n", str(args.n),
                        "--process", str(p), "--port", str(port), "--result", result]
                 log = open(os.path.join(args.out, f"{name}-{p}.log"), "w")
                 procs.append(subprocess.Popen(cmd, env=cenv, stdout=log, stderr=subprocess.STDOUT))

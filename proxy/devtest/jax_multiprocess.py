@@ -7,7 +7,7 @@ N processes on localhost (jax.distributed.initialize), all on GPU 0
   native   JAX's CUDA plugin; NCCL refuses two ranks on one GPU unless each
            process poses as a host of its own (NCCL_HOSTID per process,
            NCCL_NET=Socket over lo, no P2P, no SHM)
-  arc      pjrt_c_api_arc_plugin.so wrapping that plugin
+  arc      the arc_jax wheel, installed, wrapping that plugin
   cached   arc again with JAX's persistent compilation cache (--cache): the
            first run fills it, the second loads every executable from it (no
            program reaches arc) and must still run arc's kernels
@@ -21,8 +21,7 @@ within rounding of numpy's sum, arc equals the rank-order f32 sum
 of docs/FORMATS.md bit for bit, arc_allreduce is in the dumps, the
 cached run compiled nothing through arc and gives the same bits.
 
-    python jax_multiprocess.py --procs 2 --arc-plugin .devbin/pjrt_c_api_arc_plugin.so \
-        --cuda-plugin .../xla_cuda_plugin.so --out /tmp/mp [--modes native,arc,cached]
+    python jax_multiprocess.py --procs 2 [--cuda-plugin .../xla_cuda_plugin.so] --out /tmp/mp [--modes native,arc,cached]
 """
 
 import argparse
@@ -46,14 +45,12 @@ def inputs(dtype, n, procs):
 
 
 def child(args) -> None:
-    os.environ["JAX_PLATFORMS"] = "cuda" if args.mode == "native" else "arc"
+    os.environ["JAX_PLATFORMS"] = "cuda"  # arc_jax, installed, is JAX's cuda backend
+    if args.mode == "native":
+        os.environ["ARC_DISABLE"] = "1"  # JAX's own CUDA plugin alone
     import jax
     import numpy as np
 
-    if args.mode != "native":
-        import arc_jax
-
-        arc_jax.register(args.arc_plugin)
     if args.cache:
         jax.config.update("jax_compilation_cache_dir", args.cache)
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
@@ -137,7 +134,7 @@ def launch(args, mode, tag, env):
         else:
             penv["ARC_DUMP_DIR"] = os.path.join(args.out, f"dump-{tag}-{p}")
         cmd = [sys.executable, __file__, "--child", "--mode", mode, "--procs", str(args.procs), "--process", str(p),
-               "--port", str(port), "--arc-plugin", args.arc_plugin, "--cuda-plugin", args.cuda_plugin,
+               "--port", str(port), 
                "--out", args.out, "--result", os.path.join(args.out, f"{tag}-{p}.npz")]
         if mode == "cached":
             cmd += ["--cache", os.path.join(args.out, "cache")]
@@ -154,8 +151,7 @@ def launch(args, mode, tag, env):
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--arc-plugin", required=True)
-    ap.add_argument("--cuda-plugin", required=True)
+    ap.add_argument("--cuda-plugin", help="the real plugin (default: arc_jax finds the one JAX installed)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--modes", default="native,arc,cached")
     ap.add_argument("--timeout", type=int, default=180)
@@ -174,8 +170,10 @@ def main() -> int:
 
     os.makedirs(args.out, exist_ok=True)
     env = dict(os.environ)
+    if args.cuda_plugin:
+        env["ARC_PJRT_PLUGIN"] = args.cuda_plugin
     env.setdefault("ARC_TARGET", "cuda:nvlink")
-    env.update(ARC_PJRT_PLUGIN=args.cuda_plugin, ARC_QUANT="none", ARC_PYTHON=sys.executable,
+    env.update(ARC_QUANT="none", ARC_PYTHON=sys.executable,
                XLA_PYTHON_CLIENT_PREALLOCATE="false", TF_CPP_MIN_LOG_LEVEL="2")
     passed = failed = 0
 

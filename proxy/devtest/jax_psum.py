@@ -1,13 +1,12 @@
 """JAX through arc's standalone PJRT plugin: a shard_map psum on 2 GPUs.
 
 Runs the same jitted psums twice, each in a process of its own: once on JAX's
-own CUDA plugin, once on pjrt_c_api_arc_plugin.so wrapping that plugin
+own CUDA plugin (ARC_DISABLE=1), once through arc (the arc_jax wheel installed)
 (quantization off), and checks that the results are equal bit for bit and
 that arc's custom calls are in the programs it dumped. Prints PASS/FAIL lines
 and "N passed, M failed"; exits 1 on any failure.
 
-    python jax_psum.py --arc-plugin .devbin/pjrt_c_api_arc_plugin.so \
-        --cuda-plugin .../jax_plugins/xla_cuda13/xla_cuda_plugin.so --dump /tmp/arc-jax
+    python jax_psum.py [--cuda-plugin .../jax_plugins/xla_cuda13/xla_cuda_plugin.so] --dump /tmp/arc-jax
 """
 
 import argparse
@@ -20,17 +19,15 @@ SIZES = [8, 2048, 131072, 8388608]  # elements per shard
 DTYPES = ["float16", "bfloat16", "float32"]
 
 
-def child(mode: str, arc_plugin: str, out: str) -> None:
+def child(mode: str, out: str) -> None:
     """Runs the psums on one backend and saves the results."""
-    os.environ["JAX_PLATFORMS"] = "arc" if mode == "arc" else "cuda"
+    os.environ["JAX_PLATFORMS"] = "cuda"  # arc_jax, installed, is JAX's cuda backend
+    if mode == "native":
+        os.environ["ARC_DISABLE"] = "1"  # JAX's own CUDA plugin alone
     import jax
     import numpy as np
     from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
-    if mode == "arc":
-        import arc_jax
-
-        arc_jax.register(arc_plugin)
     devices = jax.devices()
     print(f"{mode}: backend {jax.default_backend()}, devices {devices}", file=sys.stderr)
     mesh = Mesh(np.array(devices[:2]), ("tp",))
@@ -52,22 +49,22 @@ def child(mode: str, arc_plugin: str, out: str) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--arc-plugin", required=True)
-    ap.add_argument("--cuda-plugin", required=True)
+    ap.add_argument("--cuda-plugin", help="the real plugin (default: arc_jax finds the one JAX installed)")
     ap.add_argument("--dump", required=True)
     ap.add_argument("--child", choices=["native", "arc"])
     ap.add_argument("--out")
     args = ap.parse_args()
     if args.child:
-        child(args.child, args.arc_plugin, args.out)
+        child(args.child, args.out)
         return 0
 
     import numpy as np
 
     os.makedirs(args.dump, exist_ok=True)
     env = dict(os.environ)
+    if args.cuda_plugin:
+        env["ARC_PJRT_PLUGIN"] = args.cuda_plugin
     env.update(
-        ARC_PJRT_PLUGIN=args.cuda_plugin,
         ARC_TARGET=env.get("ARC_TARGET", "cuda:nvlink"),
         ARC_QUANT="none",
         ARC_DUMP_DIR=args.dump,
@@ -77,8 +74,7 @@ def main() -> int:
     outs = {}
     for mode in ("native", "arc"):
         out = os.path.join(args.dump, f"{mode}.npz")
-        cmd = [sys.executable, __file__, "--child", mode, "--arc-plugin", args.arc_plugin,
-               "--cuda-plugin", args.cuda_plugin, "--dump", args.dump, "--out", out]
+        cmd = [sys.executable, __file__, "--child", mode, "--dump", args.dump, "--out", out]
         rc = subprocess.run(cmd, env=env).returncode
         if rc != 0:
             print(f"FAIL jax {mode}: exit status {rc}")

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# run.sh: issue 6's acceptance on the GPU machine (2 x H200), in one command:
+# run.sh: the runtime's acceptance on the GPU machine, in one command:
 #
-#   bash proxy/devtest/run.sh [abi] [graphs] [collective] [jax] [cost] [mp]   (default: the first four)
+#   bash proxy/devtest/run.sh [abi] [wheel] [graphs] [collective] [jax] [cost] [mp]   (default: the first four)
 #
 # Go is not installed there: `make runtime-devbin` on a CPU machine puts the
 # binaries in .devbin/ (carried to the device machine). libarc_gpu.so is built
 # here with nvcc (`make gpu`) when build/ lacks it.
 #   abi         arc's PJRT and XLA FFI declarations against jaxlib's headers
+#   wheel       the arc_jax wheel installed in a venv: arc_jax check, JAX's default backend
 #   graphs      gomlx SPMD all-reduces, both proxy forms, every lowering,
 #               bit-exact against the Go reference (.devbin/devtest -all)
 #   collective  gomlx's own TestCollective through the standalone plugin
@@ -36,7 +37,22 @@ tally() {
   passed=$((passed + $(grep -c '^PASS ' "$1"))) failed=$((failed + $(grep -c '^FAIL ' "$1")))
 }
 
-for f in "$PLUGIN" .devbin/arc .devbin/devtest .devbin/gomlx_graph.test "$CUDA_PLUGIN"; do
+# jax_venv installs the arc_jax wheel, built from .devbin and build/, into a
+# virtual environment over the machine's JAX: the JAX steps run JAX as a user
+# who installed arc would.
+VENV=$OUT/venv
+jax_venv() {
+  [ -x "$VENV/bin/python" ] && return 0
+  cp build/libarc_gpu.so .devbin/ &&
+    "$JAX_PY" python/build_wheel.py --build .devbin --out .devbin/dist >/dev/null &&
+    "$JAX_PY" -m venv --system-site-packages "$VENV" &&
+    "$VENV/bin/pip" install -q --no-index --no-deps --force-reinstall .devbin/dist/arc_jax-*.whl
+}
+
+need="$PLUGIN .devbin/arc $CUDA_PLUGIN"
+case " $STEPS " in *" graphs "*) need="$need .devbin/devtest" ;; esac
+case " $STEPS " in *" collective "*) need="$need .devbin/gomlx_graph.test" ;; esac
+for f in $need; do
   [ -e "$f" ] || { echo "missing $f: run 'make runtime-devbin' on a CPU machine first"; exit 2; }
 done
 if [ ! -f build/libarc_gpu.so ]; then make gpu || { echo "make gpu failed"; exit 2; }; fi
@@ -74,22 +90,44 @@ for step in $STEPS; do
     tail -n 30 "$OUT/collective.txt"
     result "gomlx TestCollective through pjrt_c_api_arc_plugin.so" $rc
     ;;
+  wheel)
+    jax_venv
+    result "the arc_jax wheel builds and installs into a venv over the machine's JAX" $?
+    "$VENV/bin/python" -m arc_jax check >"$OUT/check.txt" 2>&1
+    result "python -m arc_jax check" $?
+    cat "$OUT/check.txt"
+    for mode in arc native; do
+      disable=; [ $mode = native ] && disable=1
+      env -u JAX_PLATFORMS ARC_DISABLE=$disable "$VENV/bin/python" -c '
+import jax, jax.numpy as jnp
+print("default_backend", jax.default_backend())
+print("devices gpu", jax.devices("gpu"), "cuda", jax.devices("cuda"))
+print("value", float(jax.jit(lambda a: (a * 2).sum())(jnp.ones(4))))' >"$OUT/smoke-$mode.txt" 2>&1
+      rc=$?
+      cat "$OUT/smoke-$mode.txt"
+      grep -q '^default_backend gpu$' "$OUT/smoke-$mode.txt" && grep -q '^value 8.0$' "$OUT/smoke-$mode.txt" &&
+        ! grep -q experimental "$OUT/smoke-$mode.txt"
+      result "$mode: JAX's default backend is gpu, no experimental warning" $((rc | $?))
+      if [ $mode = arc ]; then grep -q '^arc: active' "$OUT/smoke-$mode.txt"; else ! grep -q '^arc:' "$OUT/smoke-$mode.txt"; fi
+      result "$mode: arc's start line is there only when arc is on" $?
+    done
+    ;;
   jax)
-    "$JAX_PY" proxy/devtest/jax_psum.py --arc-plugin "$PLUGIN" --cuda-plugin "$CUDA_PLUGIN" \
+    jax_venv && "$VENV/bin/python" proxy/devtest/jax_psum.py --cuda-plugin "$CUDA_PLUGIN" \
       --dump "$OUT/jax" 2>"$OUT/jax.log" | tee "$OUT/jax.txt"
     grep -v ' passed, ' "$OUT/jax.txt" >"$OUT/jax.lines"
     tally "$OUT/jax.lines"
     grep -q '^FAIL' "$OUT/jax.lines" && tail -n 40 "$OUT/jax.log"
     ;;
   cost)
-    "$JAX_PY" proxy/devtest/jax_compile_cost.py --arc-plugin "$PLUGIN" --cuda-plugin "$CUDA_PLUGIN" \
+    jax_venv && "$VENV/bin/python" proxy/devtest/jax_compile_cost.py --cuda-plugin "$CUDA_PLUGIN" \
       --out "$OUT/cost" | tee "$OUT/cost.txt"
     result "jax compile cost measured" "${PIPESTATUS[0]}"
     ;;
   mp)
     nvidia-cuda-mps-control -d 2>/dev/null # several processes on one GPU spin on flags: MPS runs them side by side
     for n in 2 4; do
-      "$JAX_PY" proxy/devtest/jax_multiprocess.py --procs $n --arc-plugin "$PLUGIN" --cuda-plugin "$CUDA_PLUGIN" \
+      jax_venv && "$VENV/bin/python" proxy/devtest/jax_multiprocess.py --procs $n --cuda-plugin "$CUDA_PLUGIN" \
         --out "$OUT/mp$n" | tee "$OUT/mp$n.txt"
       grep -v ' passed, ' "$OUT/mp$n.txt" >"$OUT/mp$n.lines"
       tally "$OUT/mp$n.lines"
