@@ -41,11 +41,20 @@ tally() {
 # virtual environment over the machine's JAX: the JAX steps run JAX as a user
 # who installed arc would.
 VENV=$OUT/venv
+# machine_site VENV: the machine's JAX lives in a venv of its own ($JAX_PY's),
+# whose packages a venv made from it does not see (--system-site-packages
+# means the base interpreter's): a .pth file adds them, below VENV's own.
+machine_site() {
+  local site
+  site=$("$JAX_PY" -c 'import jax, os; print(os.path.dirname(os.path.dirname(jax.__file__)))') &&
+    echo "$site" >"$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/machine_jax.pth"
+}
 jax_venv() {
   [ -x "$VENV/bin/python" ] && return 0
   cp build/libarc_gpu.so .devbin/ &&
     "$JAX_PY" python/build_wheel.py --build .devbin --out .devbin/dist >/dev/null &&
     "$JAX_PY" -m venv --system-site-packages "$VENV" &&
+    machine_site "$VENV" &&
     "$VENV/bin/pip" install -q --no-index --no-deps --force-reinstall .devbin/dist/arc_jax-*.whl
 }
 
