@@ -516,20 +516,12 @@ func (p *parser) scanCustom(op *Op) {
 			}
 			fallthrough
 		case ')', ']', '}':
-			if len(p.brackets) == base {
-				if c == '}' { // closes the enclosing region
-					op.End = int32(end)
-					p.pos = end
-					return
-				}
-				p.fail(p.pos, "unexpected %s", quoteChar(c))
+			if len(p.brackets) == base && c == '}' { // closes the enclosing region
+				op.End = int32(end)
+				p.pos = end
+				return
 			}
-			at := p.brackets[len(p.brackets)-1]
-			if want := closerOf(s[at]); want != c {
-				p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
-					quoteChar(want), quoteChar(s[at]), p.m.Position(at), quoteChar(c))
-			}
-			p.brackets = p.brackets[:len(p.brackets)-1]
+			p.closeBracket(base)
 			p.pos++
 		}
 		if len(p.brackets)-base > maxNesting {
@@ -694,7 +686,7 @@ func (p *parser) labelAt(i int) bool {
 	}
 	j = skipTriviaAt(s, j)
 	if j < len(s) && s[j] == '(' {
-		j = matchingAt(s, j)
+		j = matching(s, j)
 		if j < 0 {
 			return false
 		}
@@ -801,7 +793,7 @@ func (p *parser) checkDict(open, close int) {
 		// A dictionary value holds entries of its own: {b c} is no
 		// dictionary MLIR reads.
 		if v[j] == '{' {
-			if k := matchingAt(p.s, base+sp.start+j); k == base+sp.start+len(v)-1 {
+			if k := matching(p.s, base+sp.start+j); k == base+sp.start+len(v)-1 {
 				p.checkDict(base+sp.start+j, k+1)
 			}
 		}
@@ -872,22 +864,6 @@ func (p *parser) skipString() {
 	p.pos = end
 }
 
-// skipStringAt returns the offset just after the string starting at s[i] == '"',
-// or -1 when it is not closed on its line.
-func skipStringAt(s string, i int) int {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		case '\n':
-			return -1
-		}
-	}
-	return -1
-}
-
 // skipBalanced skips the bracketed group that starts at p.pos, checking that
 // its brackets match; strings and comments inside it are skipped whole.
 func (p *parser) skipBalanced() {
@@ -923,15 +899,7 @@ func (p *parser) skipBalanced() {
 			}
 			fallthrough
 		case ')', ']', '}':
-			if len(p.brackets) == base {
-				p.fail(p.pos, "unexpected %s", quoteChar(c))
-			}
-			at := p.brackets[len(p.brackets)-1]
-			if want := closerOf(s[at]); want != c {
-				p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
-					quoteChar(want), quoteChar(s[at]), p.m.Position(at), quoteChar(c))
-			}
-			p.brackets = p.brackets[:len(p.brackets)-1]
+			p.closeBracket(base)
 			if len(p.brackets) == base {
 				p.pos++
 				return
@@ -943,37 +911,19 @@ func (p *parser) skipBalanced() {
 	p.fail(at, "%s is not closed", quoteChar(s[at]))
 }
 
-// matchingAt returns the offset of the bracket that closes s[i], skipping
-// strings and comments, or -1.
-func matchingAt(s string, i int) int {
-	depth := 0
-	for j := i; j < len(s); j++ {
-		switch s[j] {
-		case '"':
-			k := skipStringAt(s, j)
-			if k < 0 {
-				return -1
-			}
-			j = k - 1
-			continue
-		case '/':
-			if j+1 < len(s) && s[j+1] == '/' {
-				for j < len(s) && s[j] != '\n' {
-					j++
-				}
-				continue
-			}
-		}
-		step := bracketStep(s, j)
-		depth += step
-		if step < 0 && depth == 0 {
-			return j
-		}
-		if depth < 0 || depth > maxNesting {
-			return -1
-		}
+// closeBracket pops the bracket that the one at p.pos closes, failing when
+// none above base is open or the innermost is of another kind.
+func (p *parser) closeBracket(base int) {
+	s, c := p.s, p.s[p.pos]
+	if len(p.brackets) == base {
+		p.fail(p.pos, "unexpected %s", quoteChar(c))
 	}
-	return -1
+	at := p.brackets[len(p.brackets)-1]
+	if want := closerOf(s[at]); want != c {
+		p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
+			quoteChar(want), quoteChar(s[at]), p.m.Position(at), quoteChar(c))
+	}
+	p.brackets = p.brackets[:len(p.brackets)-1]
 }
 
 func closerOf(open byte) byte {

@@ -70,25 +70,95 @@ func blankComments(s string) string {
 	return string(b)
 }
 
-// topLevel calls fn for each byte of s that is outside strings and brackets
-// (the opening bracket itself is reported at depth 0). The arrow "->" does not
-// close an angle bracket. fn returns false to stop.
-func topLevel(s string, fn func(i int) bool) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		if depth == 0 && !fn(i) {
-			return
+// The scanner of MLIR text, which every package reads it with. A string
+// ("...", with backslash escapes) ends on its line; a line comment runs from
+// "//" to the end of its line; brackets ( [ { < nest, each closed by its own
+// kind, and the '>' of an arrow "->" closes nothing. Brackets in strings and
+// comments do not count.
+
+// SkipString returns the offset just after the string literal that starts at
+// s[i] == '"', or -1 when it is not closed on its line.
+func SkipString(s string, i int) int { return skipStringAt(s, i) }
+
+// Closing returns the offset of the bracket that closes the one at s[i], or
+// -1 when it is not closed (or s[i] opens none).
+func Closing(s string, i int) int { return matching(s, i) }
+
+// IndexTop returns the offset of the first c in s outside strings, comments
+// and brackets (an opening bracket is itself outside), or -1.
+func IndexTop(s string, c byte) int { return indexTop(s, c) }
+
+// SplitTop splits s at its occurrences of sep outside strings, comments and
+// brackets, trimming blanks; a blank s gives no parts.
+func SplitTop(s string, sep byte) []string { return splitTop(s, sep) }
+
+// StripLoc drops a trailing location "loc(...)" from a type or an argument.
+func StripLoc(s string) string { return stripLoc(s) }
+
+// skipStringAt is SkipString.
+func skipStringAt(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		case '\n':
+			return -1
 		}
-		if s[i] == '"' {
+	}
+	return -1
+}
+
+// skipComment returns the offset of the line break that ends the comment
+// starting at s[i] == '/' when s[i+1] is '/' too (len(s) at the end of the
+// text), or i when no comment starts there.
+func skipComment(s string, i int) int {
+	if i+1 >= len(s) || s[i+1] != '/' {
+		return i
+	}
+	if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+		return i + k
+	}
+	return len(s)
+}
+
+// scan calls fn(i, depth) for each byte s[i] from start on that is outside
+// strings and comments, depth being the bracket depth before it (relative to
+// start); the opening quote of a string is reported, the rest of it is not.
+// It stops when fn returns false or at a string not closed on its line.
+func scan(s string, start int, fn func(i, depth int) bool) {
+	depth := 0
+	for i := start; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			if !fn(i, depth) {
+				return
+			}
 			j := skipStringAt(s, i)
 			if j < 0 {
 				return
 			}
 			i = j - 1
 			continue
+		case '/':
+			if j := skipComment(s, i); j > i {
+				i = j - 1
+				continue
+			}
+		}
+		if !fn(i, depth) {
+			return
 		}
 		depth += bracketStep(s, i)
 	}
+}
+
+// topLevel calls fn for each byte of s that is outside strings, comments and
+// brackets (the opening bracket itself is reported at depth 0). fn returns
+// false to stop.
+func topLevel(s string, fn func(i int) bool) {
+	scan(s, 0, func(i, depth int) bool { return depth != 0 || fn(i) })
 }
 
 // bracketStep is how s[i] changes the bracket depth: +1 for '(', '[', '{' and
@@ -109,7 +179,7 @@ func bracketStep(s string, i int) int {
 	return 0
 }
 
-// indexTop returns the index of the first top-level c in s, or -1.
+// indexTop is IndexTop.
 func indexTop(s string, c byte) int {
 	at := -1
 	topLevel(s, func(i int) bool {
@@ -122,7 +192,7 @@ func indexTop(s string, c byte) int {
 	return at
 }
 
-// splitTop splits s at top-level occurrences of sep, trimming blanks.
+// splitTop is SplitTop.
 func splitTop(s string, sep byte) []string {
 	var parts []string
 	for _, sp := range splitTopSpans(s, sep) {
@@ -148,25 +218,24 @@ func splitTopSpans(s string, sep byte) []span {
 	return append(parts, span{last, len(s)})
 }
 
-// matching returns the index of the bracket that closes s[i], or -1.
+// matching is Closing. Brackets nested deeper than the parser allows close
+// nothing.
 func matching(s string, i int) int {
-	depth := 0
-	for j := i; j < len(s); j++ {
-		if s[j] == '"' {
-			k := skipStringAt(s, j)
-			if k < 0 {
-				return -1
-			}
-			j = k - 1
-			continue
-		}
-		step := bracketStep(s, j)
-		depth += step
-		if step < 0 && depth == 0 {
-			return j
-		}
+	if i < 0 || i >= len(s) || bracketStep(s, i) != 1 {
+		return -1
 	}
-	return -1
+	at := -1
+	scan(s, i, func(j, depth int) bool {
+		switch step := bracketStep(s, j); {
+		case j > i && depth == 1 && step < 0:
+			at = j
+			return false
+		case depth+step > maxNesting:
+			return false
+		}
+		return true
+	})
+	return at
 }
 
 // Attr is one entry of an attribute dictionary: name = value (value "" for a
