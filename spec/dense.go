@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/arcpass/arc/ir"
 )
 
 // dense is a replica_groups attribute written as dense elements,
@@ -40,7 +42,7 @@ func parseDense(v string) (*dense, error) {
 	if !strings.HasPrefix(v, "dense<") {
 		return nil, fail(0, "expected dense elements, found %q", v)
 	}
-	end := closing(v, len("dense"))
+	end := ir.Closing(v, len("dense"))
 	if end < 0 {
 		return nil, fail(0, "dense<: '<' is not closed")
 	}
@@ -99,7 +101,7 @@ func parseDense(v string) (*dense, error) {
 // readHex reads dense<"0x...">: little-endian elements, all of them or one
 // for a splat.
 func (d *dense) readHex(s string, off, width int, fail func(int, string, ...any) error) error {
-	k := skipString(s, 0)
+	k := ir.SkipString(s, 0)
 	if k != len(s) || !strings.HasPrefix(s, `"0x`) {
 		return fail(off, "expected a hex string \"0x...\" in dense elements")
 	}

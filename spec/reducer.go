@@ -50,11 +50,11 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 	if b.LabelStart >= 0 {
 		label := k.m.Src[b.LabelStart:b.LabelEnd]
 		if open := strings.IndexByte(label, '('); open >= 0 {
-			end := closing(label, open)
+			end := ir.Closing(label, open)
 			if end < 0 {
 				return nil, fail("the reduction region's block arguments are not closed")
 			}
-			for _, a := range splitTop(label[open+1:end], ',') {
+			for _, a := range ir.SplitTop(label[open+1:end], ',') {
 				name, typ, ok := strings.Cut(a, ":")
 				if !ok {
 					return nil, fail("block argument %q has no type", a)
@@ -101,7 +101,7 @@ func (k *Checker) readReducer(c *ir.Collective, fail func(string, ...any) error)
 	}
 	t, err := parseTensor(ins[0])
 	if err != nil {
-		return nil, fail("Reduction-region here must produce tensor-typed result(s), but produces '%s' instead", ir.CompactType(stripLoc(ins[0])))
+		return nil, fail("Reduction-region here must produce tensor-typed result(s), but produces '%s' instead", ir.CompactType(ir.StripLoc(ins[0])))
 	}
 	r.resultT = t
 	for _, o := range b.Ops[:len(b.Ops)-1] {
@@ -167,7 +167,7 @@ func (k *Checker) classify(b *ir.Block, r *reducer, returned string) (kind, why 
 	want := r.resultT.key
 	for _, t := range append(ins, outs...) {
 		if pt, err := parseTensor(t); err != nil || pt.key != want {
-			return "other", fmt.Sprintf("its %s is typed %s, not %s", name, stripLoc(t), r.resultT.text)
+			return "other", fmt.Sprintf("its %s is typed %s, not %s", name, ir.StripLoc(t), r.resultT.text)
 		}
 	}
 	if r.argT[0].key != want || r.argT[1].key != want {

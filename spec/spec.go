@@ -507,7 +507,7 @@ func (k *Checker) read(c *ir.Collective, v *view) error {
 	for i, s := range ins {
 		t, err := parseTensor(s)
 		if err != nil || !t.e.hlo(mhlo) {
-			return fail("operand #%d must be variadic of ranked tensor of %s values, but got '%s'", i, elems, stripLoc(s))
+			return fail("operand #%d must be variadic of ranked tensor of %s values, but got '%s'", i, elems, ir.StripLoc(s))
 		}
 		v.operands = append(v.operands, t)
 	}
@@ -517,7 +517,7 @@ func (k *Checker) read(c *ir.Collective, v *view) error {
 	for i, s := range outs {
 		t, err := parseTensor(s)
 		if err != nil || !t.e.hlo(mhlo) {
-			return fail("result #%d must be variadic of ranked tensor of %s values, but got '%s'", i, elems, stripLoc(s))
+			return fail("result #%d must be variadic of ranked tensor of %s values, but got '%s'", i, elems, ir.StripLoc(s))
 		}
 		v.results = append(v.results, t)
 	}
@@ -663,10 +663,10 @@ func channelID(v string, ok bool, dialect string, fail func(string, ...any) erro
 		return 0, nil
 	}
 	open := strings.IndexByte(v, '<')
-	if !strings.HasPrefix(v, "#"+dialect+".channel_handle<") || closing(v, open) != len(v)-1 {
+	if !strings.HasPrefix(v, "#"+dialect+".channel_handle<") || ir.Closing(v, open) != len(v)-1 {
 		return 0, fail("attribute 'channel_handle' failed to satisfy constraint: two 64-bit integers 'handle' and 'type', but it is %s", v)
 	}
-	for _, f := range splitTop(v[open+1:len(v)-1], ',') {
+	for _, f := range ir.SplitTop(v[open+1:len(v)-1], ',') {
 		if k, val, ok := strings.Cut(f, "="); ok && strings.TrimSpace(k) == "handle" {
 			if n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64); err == nil {
 				return n, nil

@@ -22,13 +22,13 @@ type tensorType struct {
 // parseTensor reads a ranked tensor type. Unranked tensors and other types
 // are errors: every operand and result of all_reduce is a ranked tensor.
 func parseTensor(s string) (tensorType, error) {
-	text := stripLoc(s)
-	if !strings.HasPrefix(text, "tensor<") || closing(text, len("tensor")) != len(text)-1 {
+	text := ir.StripLoc(s)
+	if !strings.HasPrefix(text, "tensor<") || ir.Closing(text, len("tensor")) != len(text)-1 {
 		return tensorType{}, fmt.Errorf("%s is not a ranked tensor type", text)
 	}
 	t := tensorType{text: text}
 	inner := strings.TrimSpace(text[len("tensor<") : len(text)-1])
-	if parts := splitTop(inner, ','); len(parts) == 2 {
+	if parts := ir.SplitTop(inner, ','); len(parts) == 2 {
 		inner, t.enc = parts[0], parts[1]
 	} else if len(parts) != 1 {
 		return tensorType{}, fmt.Errorf("%s is not a ranked tensor type", text)
@@ -193,7 +193,7 @@ func bounds(enc string) []int64 {
 		return nil
 	}
 	var out []int64
-	for _, f := range splitTop(list, ',') {
+	for _, f := range ir.SplitTop(list, ',') {
 		n, err := strconv.ParseInt(f, 10, 64)
 		if err != nil || n < 0 { // ?, or an old negative spelling
 			n = -1
@@ -300,7 +300,7 @@ func intWidth(s string) (int, bool) {
 // a canonical spelling: the range written out, scales as numbers, zero
 // points explicit.
 func parseQuant(s string) (*quantType, string, bool) {
-	params := splitTop(s[len("!quant.uniform<"):len(s)-1], ',')
+	params := ir.SplitTop(s[len("!quant.uniform<"):len(s)-1], ',')
 	if len(params) < 2 {
 		return nil, "", false
 	}
@@ -324,7 +324,7 @@ func parseQuant(s string) (*quantType, string, bool) {
 	}
 	rest := head[i:]
 	if rest[0] == '<' {
-		j := closing(rest, 0)
+		j := ir.Closing(rest, 0)
 		if j < 0 {
 			return nil, "", false
 		}
@@ -348,7 +348,7 @@ func parseQuant(s string) (*quantType, string, bool) {
 	q.expressed, q.perAxis = expressed, hasAxis
 	scales := strings.Join(params[1:], ",")
 	if q.perAxis {
-		if !strings.HasPrefix(scales, "{") || closing(scales, 0) != len(scales)-1 {
+		if !strings.HasPrefix(scales, "{") || ir.Closing(scales, 0) != len(scales)-1 {
 			return nil, "", false
 		}
 		scales = scales[1 : len(scales)-1]
@@ -356,7 +356,7 @@ func parseQuant(s string) (*quantType, string, bool) {
 		return nil, "", false
 	}
 	var canon []string
-	for _, sz := range splitTop(scales, ',') {
+	for _, sz := range ir.SplitTop(scales, ',') {
 		if strings.HasPrefix(sz, "{") { // sub-channel: nested lists, kept as written
 			canon = append(canon, sz)
 			continue

@@ -60,7 +60,7 @@ func defTypes(m *ir.Module) map[scopedName]string {
 				if r.Count > 1 {
 					name = fmt.Sprintf("%s#%d", r.Name, j)
 				}
-				out[scopedName{scope, name}] = ir.CompactType(stripLoc(outs[k]))
+				out[scopedName{scope, name}] = ir.CompactType(ir.StripLoc(outs[k]))
 				k++
 			}
 		}
@@ -76,43 +76,24 @@ func funcArgTypes(text string) map[string]string {
 	if open < 0 || strings.LastIndex(text[:open], "%") >= 0 {
 		return nil
 	}
-	close := closing(text, open)
+	close := ir.Closing(text, open)
 	if close < 0 {
 		return nil
 	}
 	out := map[string]string{}
-	for _, a := range splitTop(text[open+1:close], ',') {
+	for _, a := range ir.SplitTop(text[open+1:close], ',') {
 		name, typ, ok := strings.Cut(strings.TrimSpace(a), ":")
 		name = strings.TrimSpace(name)
 		if !ok || !strings.HasPrefix(name, "%") {
 			return nil
 		}
 		typ = strings.TrimSpace(typ)
-		if i := argAttrsStart(typ); i >= 0 {
+		if i := ir.IndexTop(typ, '{'); i >= 0 { // the argument's attributes
 			typ = typ[:i]
 		}
-		out[name] = ir.CompactType(stripLoc(typ))
+		out[name] = ir.CompactType(ir.StripLoc(typ))
 	}
 	return out
-}
-
-// argAttrsStart is the offset of the '{' that opens an argument's
-// attributes after its type, or -1.
-func argAttrsStart(typ string) int {
-	depth := 0
-	for i := 0; i < len(typ); i++ {
-		switch typ[i] {
-		case '<', '(', '[':
-			depth++
-		case '>', ')', ']':
-			depth--
-		case '{':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // checkUses compares the op's operand types with their values' stated
@@ -142,7 +123,7 @@ func (k *Checker) checkUses(op *ir.Op, ins []string) error {
 		if !ok {
 			def, ok = lookup(strings.TrimSuffix(n, "#0"))
 		}
-		if use := ir.CompactType(stripLoc(ins[i])); ok && def != "" && use != def {
+		if use := ir.CompactType(ir.StripLoc(ins[i])); ok && def != "" && use != def {
 			return k.m.Errorf(int(op.Start), "use of value '%s' expects different type than prior uses: '%s' vs '%s'", n, use, def)
 		}
 	}
