@@ -174,20 +174,7 @@ func parseGroups(v string) ([][]int64, error) {
 	if !strings.HasPrefix(v, "dense<") {
 		return nil, fmt.Errorf("replica_groups %q is not a dense attribute", v)
 	}
-	depth, end := 0, -1
-	for i := len("dense"); i < len(v) && end < 0; i++ {
-		switch v[i] {
-		case '<':
-			depth++
-		case '>':
-			if depth--; depth == 0 {
-				end = i
-			}
-		case '"':
-			for i++; i < len(v) && v[i] != '"'; i++ {
-			}
-		}
-	}
+	end := ir.Closing(v, len("dense"))
 	if end < 0 {
 		return nil, fmt.Errorf("replica_groups: dense<...> is not closed")
 	}

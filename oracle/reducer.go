@@ -113,43 +113,16 @@ func blockArgs(m *ir.Module, b *ir.Block) (names, types []string) {
 	if open < 0 || close < open {
 		return nil, nil
 	}
-	for _, a := range splitTop(label[open+1:close], ',') {
+	for _, a := range ir.SplitTop(label[open+1:close], ',') {
 		name, typ, ok := strings.Cut(a, ":")
 		if !ok {
 			return nil, nil
 		}
-		typ = strings.TrimSpace(typ)
-		if i := strings.Index(typ, " loc("); i >= 0 {
-			typ = strings.TrimSpace(typ[:i])
-		}
+		typ = ir.StripLoc(typ)
 		names = append(names, strings.TrimSpace(name))
 		types = append(types, ir.CompactType(typ)) // tensor<f32 > is tensor<f32>
 	}
 	return names, types
-}
-
-// splitTop splits s at the separators outside brackets and strings.
-func splitTop(s string, sep byte) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
-		case c == '(' || c == '[' || c == '{' || c == '<':
-			depth++
-		case c == ')' || c == ']' || c == '}' || c == '>':
-			depth--
-		case c == sep && depth == 0:
-			out = append(out, strings.TrimSpace(s[start:i]))
-			start = i + 1
-		}
-	}
-	return append(out, strings.TrimSpace(s[start:]))
 }
 
 // opaqueKey identifies a computation the oracle does not interpret by the
