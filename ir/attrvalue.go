@@ -1,6 +1,9 @@
 package ir
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Reading attribute values as the ir views print them ("[1, 2]", "\"s\"",
 // "2.5 : f64"). Passes that keep their state in discardable attributes
@@ -43,3 +46,39 @@ func SplitDict(v string) (entries []Attr, ok bool) {
 // IntArray reads a dense array attribute "array<i64: 1, 2>" (the form arc's
 // custom call carries its groups in).
 func IntArray(v string) ([]int64, error) { return parseIntList(strings.TrimSpace(v)) }
+
+// parseDenseInts reads an integer dense attribute of rank 1 or 2 (a splat,
+// hex data) as rows of its last dimension, a splat expanded within b.
+func parseDenseInts(s string, b *budget) ([][]int64, error) {
+	d, err := ParseDense(strings.TrimSpace(s))
+	if err != nil {
+		return nil, err
+	}
+	t := d.Type
+	n := t.Elems()
+	if n < 0 || len(t.Shape) > 2 {
+		return nil, fmt.Errorf("expected a static tensor of rank 1 or 2, found %s", t)
+	}
+	if d.Ints == nil && n > 0 {
+		return nil, fmt.Errorf("expected integer elements of at most 64 bits, found %s", t.Elem)
+	}
+	if err := b.take(n); err != nil {
+		return nil, err
+	}
+	flat := d.Ints
+	if d.Splat && n != 1 {
+		flat = make([]int64, n)
+		for i := range flat {
+			flat[i] = d.Ints[0]
+		}
+	}
+	cols := n
+	if len(t.Shape) == 2 {
+		cols = t.Shape[1]
+	}
+	var rows [][]int64
+	for i := int64(0); cols > 0 && i < n; i += cols {
+		rows = append(rows, flat[i:i+cols])
+	}
+	return rows, nil
+}

@@ -1,8 +1,6 @@
 package ir
 
 import (
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"strconv"
@@ -294,94 +292,6 @@ func parseIntList(s string) ([]int64, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// parseDenseInts reads `dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>` (also the
-// splat form `dense<0>` and the hex form `dense<"0x...">`) as rows of the
-// tensor's last dimension.
-func parseDenseInts(s string, b *budget) ([][]int64, error) {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "dense<") {
-		return nil, fmt.Errorf("expected dense<...>, found %q", s)
-	}
-	end := matching(s, len("dense"))
-	if end < 0 {
-		return nil, fmt.Errorf("dense<: '<' is not closed")
-	}
-	body := strings.TrimSpace(s[len("dense<"):end])
-	rest := strings.TrimSpace(s[end+1:])
-	if !strings.HasPrefix(rest, ":") {
-		return nil, fmt.Errorf("dense elements need a type")
-	}
-	t, err := ParseTensorType(strings.TrimSpace(rest[1:]))
-	if err != nil {
-		return nil, err
-	}
-	n := t.Elems()
-	if n < 0 || len(t.Shape) > 2 {
-		return nil, fmt.Errorf("expected a static tensor of rank 1 or 2, found %s", t)
-	}
-	if err := b.take(n); err != nil {
-		return nil, err
-	}
-	var flat []int64
-	switch {
-	case body == "":
-	case strings.HasPrefix(body, `"0x`):
-		raw, err := hex.DecodeString(strings.Trim(body, `"`)[2:])
-		if err != nil {
-			return nil, fmt.Errorf("bad hex elements: %v", err)
-		}
-		width := int(ElemBytes(t.Elem))
-		if width == 0 || (len(raw) != width*int(n) && len(raw) != width) {
-			return nil, fmt.Errorf("hex elements: %d bytes for %d elements of %s", len(raw), n, t.Elem)
-		}
-		for i := 0; i < len(raw); i += width {
-			flat = append(flat, leInt(raw[i:i+width]))
-		}
-	default:
-		for _, f := range strings.FieldsFunc(body, func(r rune) bool {
-			return r == '[' || r == ']' || r == ',' || r == ' ' || r == '\n' || r == '\t' || r == '\r'
-		}) {
-			v, err := strconv.ParseInt(f, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("bad integer %q", f)
-			}
-			flat = append(flat, v)
-		}
-	}
-	if len(flat) == 1 && n != 1 { // splat
-		v := flat[0]
-		flat = make([]int64, n)
-		for i := range flat {
-			flat[i] = v
-		}
-	}
-	if int64(len(flat)) != n {
-		return nil, fmt.Errorf("%d elements for %s", len(flat), t)
-	}
-	cols := n
-	if len(t.Shape) == 2 {
-		cols = t.Shape[1]
-	}
-	var rows [][]int64
-	for i := int64(0); cols > 0 && i < n; i += cols {
-		rows = append(rows, flat[i:i+cols])
-	}
-	return rows, nil
-}
-
-func leInt(b []byte) int64 {
-	switch len(b) {
-	case 1:
-		return int64(int8(b[0]))
-	case 2:
-		return int64(int16(binary.LittleEndian.Uint16(b)))
-	case 4:
-		return int64(int32(binary.LittleEndian.Uint32(b)))
-	default:
-		return int64(binary.LittleEndian.Uint64(b))
-	}
 }
 
 // axisRef names a mesh axis, or a sub-axis of it: the sizes of the sub-axes
