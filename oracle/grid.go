@@ -314,10 +314,10 @@ func (p *literal) value(vals *[]int64, depth int) ([]int64, error) {
 		}
 	}
 	j := p.i
-	for j < len(p.s) && (p.s[j] == '-' || p.s[j] == '+' || ('0' <= p.s[j] && p.s[j] <= '9')) {
+	for j < len(p.s) && strings.IndexByte("-+0123456789abcdefABCDEFx", p.s[j]) >= 0 {
 		j++
 	}
-	x, err := strconv.ParseInt(p.s[p.i:j], 10, 64)
+	x, err := int64Element(p.s[p.i:j])
 	if err != nil {
 		return nil, fmt.Errorf("bad integer %q in the dense literal", p.s[p.i:min(j+1, len(p.s))])
 	}
@@ -327,4 +327,23 @@ func (p *literal) value(vals *[]int64, depth int) ([]int64, error) {
 	*vals = append(*vals, x)
 	p.i = j
 	return nil, nil
+}
+
+// int64Element reads an i64 element of a dense literal as MLIR does: decimal
+// or 0x hex digits, maybe negated, taken as the value's 64 bits (so
+// 0xFFFFFFFFFFFFFFFF is -1).
+func int64Element(tok string) (int64, error) {
+	digits, neg := strings.CutPrefix(tok, "-")
+	base := 10
+	if h, ok := strings.CutPrefix(digits, "0x"); ok {
+		digits, base = h, 16
+	}
+	u, err := strconv.ParseUint(digits, base, 64)
+	switch {
+	case err != nil || neg && u > 1<<63:
+		return 0, fmt.Errorf("bad integer %q", tok)
+	case neg:
+		return -int64(u), nil
+	}
+	return int64(u), nil
 }
