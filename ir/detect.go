@@ -197,7 +197,16 @@ func checkChars(name string, src []byte) error {
 		c := src[i]
 		switch {
 		case inString && c == '\\':
-			i++
+			// MLIR's escapes: \" \\ \n \t and two hex digits.
+			switch {
+			case i+1 < len(src) && strings.IndexByte(`"\nt`, src[i+1]) >= 0:
+				i++
+			case i+2 < len(src) && isHexDigit(src[i+1]) && isHexDigit(src[i+2]):
+				i += 2
+			default:
+				p := PositionOf(src, i)
+				return &Error{File: name, Line: p.Line, Col: p.Col, Msg: "unknown escape in string literal"}
+			}
 		case c == '"':
 			inString = !inString
 		case c == '\n':

@@ -142,6 +142,9 @@ func TestUnexpectedCharacters(t *testing.T) {
 		{"module @m attributes {a = \"é\"} { // ü\n}\n", ""},
 		{"module@ attributes {} {\n}\n", "m.mlir:1:7: expected a symbol name after '@'"},
 		{"module @\"quoted name\" {\n}\n", ""},
+		{`module attributes {a = "\"\\\n\t\0a\FF"} {` + "\n}\n", ""},
+		{`module attributes {a = "x\q"} {` + "\n}\n", "m.mlir:1:26: unknown escape in string literal"},
+		{`module attributes {a = "\0"} {` + "\n}\n", "m.mlir:1:25: unknown escape in string literal"},
 	} {
 		_, err := ParseModule("m.mlir", []byte(c.src))
 		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
