@@ -502,7 +502,7 @@ func (p *parser) scanCustom(op *Op) {
 		case '{':
 			if p.regionHere(op, base) {
 				op.Regions = append(op.Regions, p.parseRegion(op))
-			} else if afterWord(s, p.pos, "attributes") {
+			} else if afterWord(s, p.pos, "attributes") || p.attrDictHere(op, base) {
 				p.skipDict()
 				end = p.pos
 			} else {
@@ -731,73 +731,35 @@ func (p *parser) regionHere(op *Op, base int) bool {
 	return regionAhead(p.s, p.pos)
 }
 
-// skipDict skips the attribute dictionary that starts at p.pos, checking
-// that each entry is "name" or "name = value", as MLIR's parser does: an
-// entry it cannot read would otherwise pass through arc to fail later, or
-// be printed back around a new entry.
-func (p *parser) skipDict() {
-	open := p.pos
-	p.skipBalanced()
-	p.checkDict(open, p.pos)
-}
-
-// checkDict checks the entries of the dictionary s[open:close], brackets
-// included.
-func (p *parser) checkDict(open, close int) {
-	base := open + 1
-	inner := blankComments(p.s[base : close-1])
-	spans := splitTopSpans(inner, ',')
-	if len(spans) == 1 && strings.TrimSpace(inner) == "" {
-		return // "{}"
+// attrDictHere reports whether the '{' at p.pos, which opens no region of a
+// custom-form op whose brackets start at base, is an attribute dictionary
+// in a syntax arc knows: the attr-dict of a stablehlo op, at the op's own
+// level and not after '=' (convolution's "window = {...}" is its own), or
+// the attributes of a func.func argument or result. Other dialects' braces
+// may be anything.
+func (p *parser) attrDictHere(op *Op, base int) bool {
+	switch {
+	case strings.HasPrefix(op.Name, "stablehlo."):
+		if len(p.brackets) != base {
+			return false
+		}
+	case op.Name == "func.func":
+		if len(p.brackets) == base {
+			return false
+		}
+		for _, at := range p.brackets[base:] {
+			if p.s[at] != '(' {
+				return false
+			}
+		}
+	default:
+		return false
 	}
-	for _, sp := range spans {
-		e := inner[sp.start:sp.end]
-		i := 0
-		for i < len(e) && isBlank(e[i]) {
-			i++
-		}
-		at := base + sp.start + i
-		switch {
-		case i == len(e):
-			p.fail(at, "expected an attribute name")
-		case e[i] == '"':
-			j := skipStringAt(e, i)
-			if j < 0 {
-				p.fail(at, "string is not closed")
-			}
-			i = j
-		case isIdentStart(e[i]):
-			for i < len(e) && isIdentChar(e[i]) {
-				i++
-			}
-		default:
-			p.fail(at, "expected an attribute name, found %q", e[i])
-		}
-		for i < len(e) && isBlank(e[i]) {
-			i++
-		}
-		if i == len(e) {
-			continue // a unit attribute
-		}
-		if e[i] != '=' {
-			p.fail(base+sp.start+i, "expected '=' or ',' after an attribute name")
-		}
-		v := strings.TrimRight(e, " \t\r\n") // the entry, value ending it
-		j := i + 1
-		for j < len(v) && isBlank(v[j]) {
-			j++
-		}
-		if j == len(v) {
-			p.fail(base+sp.start+i+1, "expected an attribute value after '='")
-		}
-		// A dictionary value holds entries of its own: {b c} is no
-		// dictionary MLIR reads.
-		if v[j] == '{' {
-			if k := matching(p.s, base+sp.start+j); k == base+sp.start+len(v)-1 {
-				p.checkDict(base+sp.start+j, k+1)
-			}
-		}
+	j := p.pos
+	for j > 0 && isBlank(p.s[j-1]) {
+		j--
 	}
+	return j > 0 && p.s[j-1] != '='
 }
 
 // afterWord reports whether the token just before s[i], past blanks, is word.

@@ -110,6 +110,37 @@ func skipStringAt(s string, i int) int {
 	return -1
 }
 
+// unescapeString returns the contents of a string literal, quotes dropped,
+// with MLIR's escapes decoded (Token::getStringValue): \" \\ \n \t and \XX,
+// two hex digits.
+func unescapeString(raw string) string {
+	if !strings.Contains(raw, `\`) {
+		return raw
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' || i+1 == len(raw) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch c = raw[i]; {
+		case c == 'n':
+			b.WriteByte('\n')
+		case c == 't':
+			b.WriteByte('\t')
+		case i+1 < len(raw) && isHexDigit(c) && isHexDigit(raw[i+1]):
+			v, _ := strconv.ParseUint(raw[i:i+2], 16, 8)
+			b.WriteByte(byte(v))
+			i++
+		default: // '"', '\\'
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
 // skipComment returns the offset of the line break that ends the comment
 // starting at s[i] == '/' when s[i+1] is '/' too (len(s) at the end of the
 // text), or i when no comment starts there.
