@@ -103,6 +103,9 @@ func ParseModule(name string, src []byte) (*Module, error) {
 	if err := m.checkTop(); err != nil {
 		return nil, err
 	}
+	if err := m.checkOpNames(); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -227,7 +227,13 @@ func (p *parser) parseOp() *Op {
 	case c == '"':
 		nameStart := p.pos + 1
 		p.skipString()
-		op.Name = s[nameStart : p.pos-1]
+		op.Name = unescapeString(s[nameStart : p.pos-1])
+		switch {
+		case op.Name == "":
+			p.fail(nameStart-1, "empty operation name is invalid")
+		case strings.IndexByte(op.Name, 0) >= 0:
+			p.fail(nameStart-1, "null character not allowed in operation name")
+		}
 		op.Generic = true
 		op.nameEnd = int32(p.pos)
 		p.parseGeneric(op)
@@ -247,6 +253,9 @@ func (p *parser) parseOp() *Op {
 		nameStart := p.pos
 		p.skipIdent()
 		op.Name = s[nameStart:p.pos]
+		if msg := unknownCustomOp(op.Name); msg != "" {
+			p.fail(nameStart, "%s", msg)
+		}
 	default:
 		p.fail(p.pos, "expected an operation, found %s", quoteChar(c))
 	}
