@@ -26,6 +26,33 @@ func Unquote(s string) string { return unquote(s) }
 // StripType drops a trailing ": type" from a value ("2 : i64" -> "2").
 func StripType(s string) string { return stripType(strings.TrimSpace(s)) }
 
+// IntAttr reads an integer attribute, "4", "4 : i32", "0x4 : i32" or
+// "-1 : i64", as the value MLIR's IntegerAttr holds: its bits, sign-extended
+// (zero-extended for unsigned types). ok is false for anything else, an
+// integer out of its type's range too.
+func IntAttr(v string) (n int64, ok bool) {
+	v = strings.TrimSpace(v)
+	digits, neg := strings.CutPrefix(v, "-")
+	digits = strings.TrimLeft(digits, " \t\r\n")
+	if digits == "" || !isDigit(digits[0]) {
+		return 0, false
+	}
+	end, float := numberEnd(digits, 0)
+	t := numType{'i', 64}
+	if rest := strings.TrimSpace(digits[end:]); rest != "" {
+		typ, isTyped := strings.CutPrefix(rest, ":")
+		t = numTypeOf(typ)
+		if !isTyped || !t.isInt() {
+			return 0, false
+		}
+	}
+	tok := digits[:end]
+	if float || t.width > 64 || neg && t.kind == 'u' || !intFits(tok, neg, t) {
+		return 0, false
+	}
+	return intBits(tok, neg, t), true
+}
+
 // DenseInts reads a dense integer attribute of rank 1 or 2 as rows
 // ("dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>"). A splat expands to at most
 // 65536 + len(v) elements.

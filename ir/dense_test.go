@@ -109,3 +109,32 @@ func TestDenseSplatStaysSmall(t *testing.T) {
 		t.Fatalf("%+v, %v", d, err)
 	}
 }
+
+func TestIntAttr(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		n  int64
+		ok bool
+	}{
+		{"4", 4, true},
+		{"4 : i32", 4, true},
+		{"0x4 : i32", 4, true},
+		{"-1 : i64", -1, true},
+		{"- 1", -1, true},
+		{"0xFFFFFFFF : i32", -1, true},
+		{"4294967295 : ui32", 4294967295, true},
+		{"0x100000000 : i32", 0, false},
+		{"-0", 0, false},
+		{"-1 : ui8", 0, false},
+		{"1 : i1", 1, true},
+		{"1.0 : f32", 0, false},
+		{"0x3F800000 : f32", 0, false},
+		{"0X1", 0, false},
+		{"true", 0, false},
+		{"1 : !t", 0, false},
+	} {
+		if n, ok := IntAttr(tc.in); n != tc.n || ok != tc.ok {
+			t.Errorf("IntAttr(%q) = %d, %v; want %d, %v", tc.in, n, ok, tc.n, tc.ok)
+		}
+	}
+}

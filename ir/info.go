@@ -1,9 +1,6 @@
 package ir
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // Info is what a module says about where it runs.
 type Info struct {
@@ -33,8 +30,8 @@ func (m *Module) Info() Info {
 		info.Name = name
 	}
 	for _, a := range m.Attrs(op) {
-		n, err := strconv.ParseInt(stripType(a.Value), 10, 64)
-		if err != nil {
+		n, ok := IntAttr(a.Value)
+		if !ok {
 			continue
 		}
 		switch a.Name {
