@@ -1,0 +1,12 @@
+// arc: --target tpu:v6e-8
+// want: error 5:10 unregistered operation 'mhlo.all_reduce(' found in dialect ('mhlo')
+module @mhlostray attributes {mhlo.num_replicas = 2 : i32} {
+  func.func @main(%x: tensor<4096xf16>) -> tensor<4096xf16> {
+    %0 = "mhlo.all_reduce("(%x) ({
+    ^bb0(%a: tensor<f16>, %b: tensor<f16>):
+      %s = stablehlo.add %a, %b : tensor<f16>
+      stablehlo.return %s : tensor<f16>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4096xf16>) -> tensor<4096xf16>
+    return %0 : tensor<4096xf16>
+  }
+}
