@@ -1,7 +1,5 @@
 package ir
 
-import "strings"
-
 // MLIR's rules for attribute dictionaries and the values in them
 // (Parser::parseAttributeDict, parseAttribute): each entry is "name" or
 // "name = value", no name twice; an integer fits its type; dense elements
@@ -17,46 +15,44 @@ func (p *parser) skipDict() {
 	p.checkDict(open, p.pos)
 }
 
-// checkDict checks the entries of the dictionary s[open:close], braces
-// included.
-func (p *parser) checkDict(open, close int) {
-	base := open + 1
-	inner := blankComments(p.s[base : close-1])
-	spans := splitTopSpans(inner, ',')
-	if len(spans) == 1 && strings.TrimSpace(inner) == "" {
-		return // "{}"
+// checkDict checks the dictionary s[open:close], braces included. The
+// checks read each byte once, however deep the values nest.
+func (p *parser) checkDict(open, close int) { p.dict(open) }
+
+// dict checks the dictionary at p.s[i] == '{' and returns the offset after
+// its '}'. The parser has checked its brackets and strings.
+func (p *parser) dict(i int) int {
+	s := p.s
+	var buf [16]string
+	names := buf[:0]
+	var seen map[string]bool // once there are more names
+	if i = skipTriviaAt(s, i+1); s[i] == '}' {
+		return i + 1
 	}
-	var names []string
-	var seen map[string]bool // once there are many names
-	for _, sp := range spans {
-		e := inner[sp.start:sp.end]
-		i := skipBlanks(e, 0)
-		at := base + sp.start + i
-		switch {
-		case i == len(e):
+	for {
+		at := i
+		switch c := s[i]; {
+		case c == ',' || c == '}':
 			p.fail(at, "expected an attribute name")
-		case e[i] == '"':
-			j := skipStringAt(e, i)
-			if j < 0 {
+		case c == '"':
+			if i = skipStringAt(s, i); i < 0 {
 				p.fail(at, "string is not closed")
 			}
-			i = j
-		case isIdentStart(e[i]):
-			for i < len(e) && isIdentChar(e[i]) {
+		case isIdentStart(c):
+			for i < len(s) && isIdentChar(s[i]) {
 				i++
 			}
 		default:
-			p.fail(at, "expected an attribute name, found %q", e[i])
+			p.fail(at, "expected an attribute name, found %q", c)
 		}
-		name := e[skipBlanks(e, 0):i]
+		name := s[at:i]
 		if name[0] == '"' {
-			name = unescapeString(name[1 : len(name)-1])
-			if name == "" {
+			if name = unescapeString(name[1 : len(name)-1]); name == "" {
 				p.fail(at, "expected valid attribute name")
 			}
 		}
 		dup := false
-		if seen == nil && len(names) < 16 {
+		if seen == nil && len(names) < len(buf) {
 			for _, n := range names {
 				dup = dup || n == name
 			}
@@ -73,82 +69,114 @@ func (p *parser) checkDict(open, close int) {
 		if dup {
 			p.fail(at, "duplicate key '%s' in dictionary attribute", name)
 		}
-		i = skipBlanks(e, i)
-		if i == len(e) {
-			continue // a unit attribute
+		switch i = skipTriviaAt(s, i); s[i] {
+		case ',', '}': // a unit attribute
+		case '=':
+			eq := i
+			if i = skipTriviaAt(s, i+1); s[i] == ',' || s[i] == '}' {
+				p.fail(eq+1, "expected an attribute value after '='")
+			}
+			i = p.value(i, "expected '}' in attribute dictionary")
+		default:
+			p.fail(i, "expected '=' or ',' after an attribute name")
 		}
-		if e[i] != '=' {
-			p.fail(base+sp.start+i, "expected '=' or ',' after an attribute name")
+		if s[i] == '}' {
+			return i + 1
 		}
-		v := strings.TrimRight(e, " \t\r\n") // the entry, value ending it
-		j := skipBlanks(v, i+1)
-		if j == len(v) {
-			p.fail(base+sp.start+i+1, "expected an attribute value after '='")
-		}
-		p.checkValue(base+sp.start+j, base+sp.start+len(v), "expected '}' in attribute dictionary")
+		i = skipTriviaAt(s, i+1) // ','
 	}
 }
 
-// checkValue checks the attribute value p.s[at:end] where arc reads its
-// kind: a dictionary, an array, an integer, dense elements, a dense array.
-// After a value so read only blanks may follow, else MLIR's error for the
-// list it is in, wrong.
-func (p *parser) checkValue(at, end int, wrong string) {
-	s := p.s[:end]
+// value checks the attribute value at p.s[i] where arc reads its kind: a
+// dictionary, an array, an integer, dense elements, a dense array. After a
+// value so read only ',' or the list's closer may follow, else MLIR's error
+// for the list, wrong; a value of another kind is skipped. It returns the
+// offset of that ',' or closer.
+func (p *parser) value(i int, wrong string) int {
+	s := p.s
 	next := -1 // just after the value, when arc read all of it
-	switch c := s[at]; {
+	switch c := s[i]; {
 	case c == '{':
-		close := matching(s, at)
-		p.checkDict(at, close+1)
-		next = close + 1
+		next = p.dict(i)
 	case c == '[':
-		close := matching(s, at)
-		p.checkArray(at, close)
-		next = close + 1
+		next = p.array(i)
 	case c == '-' || isDigit(c):
-		next = p.checkInt(at, end)
-	case hasPrefixAt(s, at, "dense<"):
-		_, e, err := readDense(s, at, false)
+		next = p.checkInt(i)
+	case hasPrefixAt(s, i, "dense<"):
+		_, end, err := readDense(s, i, false)
 		if err != nil {
 			p.fail(err.Off, "%s", err.Msg)
 		}
-		next = e
-	case hasPrefixAt(s, at, "array<"):
-		next = p.checkDenseArray(at, end)
+		next = end
+	case hasPrefixAt(s, i, "array<"):
+		next = p.checkDenseArray(i)
 	}
 	if next < 0 {
-		return
+		return skipValue(s, i)
 	}
-	if j := skipTriviaAt(s, next); j < end {
-		p.fail(wrongTokenAt(p.s, j), "%s", wrong)
+	j := skipTriviaAt(s, next)
+	if c := s[j]; c != ',' && c != '}' && c != ']' {
+		p.fail(wrongTokenAt(s, j), "%s", wrong)
 	}
+	return j
 }
 
-// checkArray checks the elements of the array attribute s[open:close+1].
-func (p *parser) checkArray(open, close int) {
-	base := open + 1
-	inner := blankComments(p.s[base:close])
-	if strings.HasPrefix(strings.TrimSpace(inner), ":") {
-		return // MLIR's old spelling of a dense array, [:i64 1, 2]
+// skipValue returns the offset of the ',' or closer that ends the value at
+// s[i].
+func skipValue(s string, i int) int {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			if i = skipStringAt(s, i) - 1; i < 0 {
+				return len(s)
+			}
+		case '/':
+			if j := skipComment(s, i); j > i {
+				i = j - 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		default:
+			step := bracketStep(s, i)
+			if step < 0 && depth == 0 {
+				return i
+			}
+			depth += step
+		}
 	}
-	for _, sp := range splitTopSpans(inner, ',') {
-		e := strings.TrimRight(inner[sp.start:sp.end], " \t\r\n")
-		if i := skipBlanks(e, 0); i < len(e) {
-			p.checkValue(base+sp.start+i, base+sp.start+len(e), "expected ',' or ']'")
+	return i
+}
+
+// array checks the array attribute at p.s[i] == '[' and returns the offset
+// after its ']'.
+func (p *parser) array(i int) int {
+	s := p.s
+	if j := skipTriviaAt(s, i+1); s[j] == ':' {
+		return matching(s, i) + 1 // MLIR's old spelling of a dense array, [:i64 1, 2]
+	}
+	for {
+		if i = skipTriviaAt(s, i+1); s[i] != ',' && s[i] != ']' {
+			i = p.value(i, "expected ',' or ']'")
+		}
+		if s[i] == ']' {
+			return i + 1
 		}
 	}
 }
 
-// checkInt checks the number at s[at:end] (Parser::parseDecOrHexAttr): an
+// checkInt checks the number at p.s[at] (Parser::parseDecOrHexAttr): an
 // integer, negated or not, fits its type (i64 without one); one read as a
 // float is a bit pattern in hex. It returns the offset after the number and
 // its type, or -1 for a float literal or a type arc does not know.
-func (p *parser) checkInt(at, end int) int {
-	s := p.s[:end]
+func (p *parser) checkInt(at int) int {
+	s := p.s
 	i, neg := at, s[at] == '-'
 	if neg {
-		if i = skipTriviaAt(s, at+1); i >= end || !isDigit(s[i]) {
-			p.fail(wrongTokenAt(p.s, i), "expected constant integer or floating point value")
+		if i = skipTriviaAt(s, at+1); i >= len(s) || !isDigit(s[i]) {
+			p.fail(wrongTokenAt(s, i), "expected constant integer or floating point value")
 		}
 	}
 	tokEnd, float := numberEnd(s, i)
@@ -156,7 +184,7 @@ func (p *parser) checkInt(at, end int) int {
 		return -1
 	}
 	tok, next, t := s[i:tokEnd], tokEnd, numType{'i', 64}
-	if k := skipTriviaAt(s, tokEnd); k < end && s[k] == ':' {
+	if k := skipTriviaAt(s, tokEnd); k < len(s) && s[k] == ':' {
 		ts := skipTriviaAt(s, k+1)
 		next = typeEnd(s, ts)
 		if t = numTypeOf(s[ts:next]); t.kind == 0 {
@@ -180,9 +208,12 @@ func (p *parser) checkInt(at, end int) int {
 // (DenseArrayElementParser): each element fits the type, true and false
 // only in i1 and only they. MLIR reports a misfit at the token after it. It
 // returns the offset after the array.
-func (p *parser) checkDenseArray(at, end int) int {
-	s := p.s[:end]
+func (p *parser) checkDenseArray(at int) int {
+	s := p.s
 	close := matching(s, at+len("array"))
+	if close < 0 {
+		return -1
+	}
 	i := skipTriviaAt(s, at+len("array<"))
 	te := typeEnd(s, i)
 	t := numTypeOf(s[i:te])

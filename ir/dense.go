@@ -318,7 +318,7 @@ func (p *literal) element() *DenseError {
 	case isDigit(c):
 		p.i, _ = numberEnd(s, p.i)
 	case c == '-':
-		p.i = skipBlanks(s, p.i+1)
+		p.i = skipTriviaAt(s, p.i+1)
 		if p.i >= len(s) || !isDigit(s[p.i]) {
 			return p.fail(p.i, "expected integer or floating point literal")
 		}
