@@ -71,6 +71,10 @@ type parser struct {
 	// resultsStart and resultsEq are the '%' and the '=' of the result list
 	// the last look-ahead found, which parseOp then need not read again.
 	resultsStart, resultsEq int
+	// opNames are custom-form op names found to be ops, round-robin: the
+	// many ops of a module share a few names, each then looked up once.
+	opNames    [16]string
+	opNamesAdd int
 }
 
 // fail stops the parse with an error at off.
@@ -253,9 +257,7 @@ func (p *parser) parseOp() *Op {
 		nameStart := p.pos
 		p.skipIdent()
 		op.Name = s[nameStart:p.pos]
-		if msg := unknownCustomOp(op.Name); msg != "" {
-			p.fail(nameStart, "%s", msg)
-		}
+		p.checkCustomName(op.Name, nameStart)
 	default:
 		p.fail(p.pos, "expected an operation, found %s", quoteChar(c))
 	}
@@ -265,6 +267,21 @@ func (p *parser) parseOp() *Op {
 		p.checkModuleHeader(op)
 	}
 	return op
+}
+
+// checkCustomName refuses a custom-form op that its dialect does not have
+// (see unknownCustomOp).
+func (p *parser) checkCustomName(name string, at int) {
+	for _, n := range p.opNames {
+		if n == name {
+			return
+		}
+	}
+	if msg := unknownCustomOp(name); msg != "" {
+		p.fail(at, "%s", msg)
+	}
+	p.opNames[p.opNamesAdd] = name
+	p.opNamesAdd = (p.opNamesAdd + 1) % len(p.opNames)
 }
 
 // checkModuleHeader checks the pretty module's syntax, which unlike other
@@ -530,7 +547,9 @@ func (p *parser) scanCustom(op *Op) {
 				p.pos = end
 				return
 			}
-			p.closeBracket(base)
+			if !p.closeBracket(base) {
+				p.badCloser(base)
+			}
 			p.pos++
 		}
 		if len(p.brackets)-base > maxNesting {
@@ -870,7 +889,9 @@ func (p *parser) skipBalanced() {
 			}
 			fallthrough
 		case ')', ']', '}':
-			p.closeBracket(base)
+			if !p.closeBracket(base) {
+				p.badCloser(base)
+			}
 			if len(p.brackets) == base {
 				p.pos++
 				return
@@ -882,31 +903,30 @@ func (p *parser) skipBalanced() {
 	p.fail(at, "%s is not closed", quoteChar(s[at]))
 }
 
-// closeBracket pops the bracket that the one at p.pos closes, failing when
-// none above base is open or the innermost is of another kind.
-func (p *parser) closeBracket(base int) {
+// closeBracket pops the bracket that the one at p.pos closes, reporting
+// false when none above base is open or the innermost is of another kind
+// (badCloser says which). It is small enough to inline in the parser's loops.
+func (p *parser) closeBracket(base int) bool {
+	n := len(p.brackets)
+	if n == base || closers[p.s[p.brackets[n-1]]] != p.s[p.pos] {
+		return false
+	}
+	p.brackets = p.brackets[:n-1]
+	return true
+}
+
+// closers maps each opening bracket to its closer.
+var closers = [256]byte{'(': ')', '[': ']', '{': '}', '<': '>'}
+
+// badCloser fails at the closing bracket at p.pos that closes no open one.
+func (p *parser) badCloser(base int) {
 	s, c := p.s, p.s[p.pos]
 	if len(p.brackets) == base {
 		p.fail(p.pos, "unexpected %s", quoteChar(c))
 	}
 	at := p.brackets[len(p.brackets)-1]
-	if want := closerOf(s[at]); want != c {
-		p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
-			quoteChar(want), quoteChar(s[at]), p.m.Position(at), quoteChar(c))
-	}
-	p.brackets = p.brackets[:len(p.brackets)-1]
-}
-
-func closerOf(open byte) byte {
-	switch open {
-	case '(':
-		return ')'
-	case '[':
-		return ']'
-	case '{':
-		return '}'
-	}
-	return '>'
+	p.fail(p.pos, "expected %s to close %s opened at %s, found %s",
+		quoteChar(closers[s[at]]), quoteChar(s[at]), p.m.Position(at), quoteChar(c))
 }
 
 // skipTrivia skips whitespace, line breaks and comments, and reports whether
