@@ -12,15 +12,12 @@ package ir
 func (p *parser) skipDict() {
 	open := p.pos
 	p.skipBalanced()
-	p.checkDict(open, p.pos)
+	p.dict(open)
 }
 
-// checkDict checks the dictionary s[open:close], braces included. The
-// checks read each byte once, however deep the values nest.
-func (p *parser) checkDict(open, close int) { p.dict(open) }
-
 // dict checks the dictionary at p.s[i] == '{' and returns the offset after
-// its '}'. The parser has checked its brackets and strings.
+// its '}'. The parser has checked its brackets and strings. The checks read
+// each byte once, however deep the values nest.
 func (p *parser) dict(i int) int {
 	s := p.s
 	var buf [16]string

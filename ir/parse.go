@@ -382,7 +382,7 @@ func (p *parser) parseGeneric(op *Op) {
 		open := p.pos
 		p.skipBalanced()
 		if p.s[open+1] == '{' && p.s[p.pos-2] == '}' {
-			p.checkDict(open+1, p.pos-1)
+			p.dict(open + 1)
 		}
 	}
 	if at('(') { // regions
