@@ -72,6 +72,7 @@ thread_local std::string last_error;
 
 int check(gpuError_t e, const char *what) {
   if (e == gpuSuccess) return 0;
+  (void)gpuGetLastError(); // reported here: the next launch must not read it as its own
   last_error = std::string(what) + ": " + gpuGetErrorString(e);
   return ARC_ERR_CUDA;
 }
@@ -110,6 +111,12 @@ extern "C" int arc_ffi_stream_device(void *stream, int *device) {
   (void)stream;
   return check(gpuGetDevice(device), "reading the current device");
 #else
+  // XLA records a handler into its command buffers by capturing the stream,
+  // and a capture refuses cudaStreamGetDevice ("operation not permitted when
+  // stream is capturing"): then the current device, which XLA set, is it.
+  gpuStreamCaptureStatus st = gpuStreamCaptureStatusNone;
+  if (int rc = check(gpuStreamIsCapturing(static_cast<gpuStream_t>(stream), &st), "reading a stream's capture")) return rc;
+  if (st != gpuStreamCaptureStatusNone) return check(gpuGetDevice(device), "reading the current device");
   return check(gpuStreamGetDevice(static_cast<gpuStream_t>(stream), device), "reading a stream's device");
 #endif
 }
