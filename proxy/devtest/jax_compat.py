@@ -681,6 +681,7 @@ def f_compiler_options(r):
     lowered = jax.jit(lambda a: jnp.sqrt(a * a) + 1).lower(x)
     y = host(lowered.compile(compiler_options={"xla_embed_ir_in_executable": True,
                                                "xla_dump_max_hlo_modules": 200})(x))
+    plain = host(lowered.compile()(x))  # XLA's sqrt is not numpy's: compare with the program without options
     try:
         lowered.compile(compiler_options={"invalid_key": "invalid_value"})
         refused = ""
@@ -688,11 +689,13 @@ def f_compiler_options(r):
         refused = str(e)
     r.info["refusal"] = refused[:300]
     r.same["unknown_refused"] = r.check("invalid_key" in refused, "an unknown option was not refused by name")
-    r.check(np.array_equal(y, np.sqrt(x * x) + 1), "result differs from numpy's")
+    r.check(np.array_equal(y, plain), "the options changed the result")
+    r.check(np.allclose(y, np.sqrt(x * x) + 1, rtol=1e-6), "result far from numpy's")
     r.value("y", y)
 
 
-@feature("arc_compiler_options", "arc only: arc_quant on a program without collectives compiles; an unknown arc_ name is refused")
+@feature("arc_compiler_options", "arc only: arc_quant on a program without collectives compiles; an unknown arc_ name "
+         "is refused on a program that goes through arc (a psum)")
 def f_arc_options(r, mode="arc"):
     import jax
     import jax.numpy as jnp
@@ -705,13 +708,19 @@ def f_arc_options(r, mode="arc"):
     lowered = jax.jit(lambda a: a * 3 - 1).lower(x)
     y = host(lowered.compile(compiler_options={"arc_quant": "int8", "arc_min_bytes": 4096})(x))
     r.check(np.array_equal(y, x * 3 - 1), "result differs from numpy's")
+    # A program without collectives passes through: arc takes its keys out
+    # unread. One with a psum goes through arc, which reads them.
+    from jax.sharding import Mesh, PartitionSpec as P
+
+    mesh = Mesh(np.array(jax.devices()[:1]), ("x",))
+    psum = jax.jit(jax.shard_map(lambda a: jax.lax.psum(a, "x"), mesh=mesh, in_specs=P("x"), out_specs=P()))
     try:
-        lowered.compile(compiler_options={"arc_no_such_setting": 1})
+        psum.lower(x.reshape(4, 1024)).compile(compiler_options={"arc_no_such_setting": 1})
         refused = ""
     except Exception as e:
         refused = str(e)
     r.info["refusal"] = refused[:300]
-    r.check("no_such_setting" in refused, "an unknown arc_ option was not refused by name")
+    r.check("arc_no_such_setting" in refused, "an unknown arc_ option was not refused by name")
     r.value("y", y)
 
 

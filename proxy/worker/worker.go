@@ -117,7 +117,8 @@ func options(settings string) (arc.Options, error) {
 			named[s.Env] = true
 			set = append(set, func() error { return s.Set(&opt, value) })
 		default:
-			return opt, fmt.Errorf("arc serve: unknown setting %q", name)
+			// A program's compiler option arc_NAME arrives as NAME: name both.
+			return opt, fmt.Errorf("arc serve: unknown setting %q (compiler option arc_%s)", name, strings.ReplaceAll(name, "-", "_"))
 		}
 	}
 	err := opt.SetFromEnv(func(k string) (string, bool) {

@@ -77,7 +77,7 @@ func TestServe(t *testing.T) {
 			t.Errorf("answer %d: %q, want arc.Compile's", i+1, a)
 		}
 	}
-	for i, want := range []string{"<stdin>:1:", "bad options: ", `arc serve: unknown setting "colour"`} {
+	for i, want := range []string{"<stdin>:1:", "bad options: ", `arc serve: unknown setting "colour" (compiler option arc_colour)`} {
 		if a := got[3+i]; a[0] != 1 || !strings.HasPrefix(string(a[1:]), want) {
 			t.Errorf("answer %d: %q, want an error starting %q", 3+i, a, want)
 		}
