@@ -135,6 +135,31 @@ var collectiveTable = map[string][]coll{
 		// The generic func's all-reduce; VHLO's versioned ops are not collectives arc reads.
 		{"all_reduce", "16:5", "%arg0,%arg1", "f32,f32", "4,4", "tensor<4xf32>,tensor<4xf32>", 32, "sum", [][]int64{{0}, {1}}, "dense", "", -1, false},
 	},
+	// JAX's Llama block: the two psums of a layer, over Shardy's tp axis.
+	"jax_llama_block_tp2_bf16.mlir": {
+		{"all_reduce", "187:7", "%133", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+		{"all_reduce", "217:7", "%156", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_llama_block_tp2_f32.mlir": {
+		{"all_reduce", "182:7", "%128", "f32", "4x1x2048", "tensor<4x1x2048xf32>", 32768, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+		{"all_reduce", "209:7", "%148", "f32", "4x1x2048", "tensor<4x1x2048xf32>", 32768, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_llama_block_tp4_bf16.mlir": {
+		{"all_reduce", "186:7", "%132", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1, 2, 3}}, "mesh_axes", "mesh_0", 1, true},
+		{"all_reduce", "216:7", "%155", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1, 2, 3}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_llama_block_tp4_f32.mlir": {
+		{"all_reduce", "181:7", "%127", "f32", "4x1x2048", "tensor<4x1x2048xf32>", 32768, "sum", [][]int64{{0, 1, 2, 3}}, "mesh_axes", "mesh_0", 1, true},
+		{"all_reduce", "208:7", "%147", "f32", "4x1x2048", "tensor<4x1x2048xf32>", 32768, "sum", [][]int64{{0, 1, 2, 3}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_llama_block_tp8_bf16.mlir": {
+		{"all_reduce", "186:7", "%132", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1, 2, 3, 4, 5, 6, 7}}, "mesh_axes", "mesh_0", 1, true},
+		{"all_reduce", "216:7", "%155", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1, 2, 3, 4, 5, 6, 7}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_llama_block_tp8_f32.mlir": {
+		{"all_reduce", "181:7", "%127", "f32", "4x1x2048", "tensor<4x1x2048xf32>", 32768, "sum", [][]int64{{0, 1, 2, 3, 4, 5, 6, 7}}, "mesh_axes", "mesh_0", 1, true},
+		{"all_reduce", "208:7", "%147", "f32", "4x1x2048", "tensor<4x1x2048xf32>", 32768, "sum", [][]int64{{0, 1, 2, 3, 4, 5, 6, 7}}, "mesh_axes", "mesh_0", 1, true},
+	},
 	"sdy_device_ids.mlir": {
 		// Mesh x=2, y=2 with device_ids [3, 2, 1, 0]: groups name device ids, not positions.
 		{"all_reduce", "6:7", "%arg1", "f32", "4x4", "tensor<4x4xf32>", 64, "sum", [][]int64{{3, 1}, {2, 0}}, "mesh_axes", "mesh", 1, true},

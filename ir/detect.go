@@ -123,8 +123,7 @@ func checkStart(name string, src []byte) error {
 		return nil // a kilobyte of comments: Parse reads on
 	}
 	if i >= len(s) {
-		i = 0
-		return at("not an MLIR module: the file is empty")
+		return nil // MLIR reads a file of nothing but blanks and comments as an empty module
 	}
 	c := s[i]
 	switch {
@@ -157,11 +156,10 @@ func startText(s string) string {
 }
 
 // checkTop checks that the module's top level is a module: a module op, or
-// the ops of an implicit module (as MLIR reads a file of func.func ops), each
-// a dialect's op (dotted or generic), beside alias definitions and resource
-// sections.
+// the ops of an implicit module (as MLIR reads a file of func.func ops, or of
+// none), each a dialect's op (dotted or generic), beside alias definitions
+// and resource sections.
 func (m *Module) checkTop() error {
-	ops := 0
 	for _, op := range m.Body.Ops {
 		switch {
 		case op.Name == "":
@@ -183,12 +181,8 @@ func (m *Module) checkTop() error {
 				return m.Errorf(at, "not an MLIR module: %s after the module's body", startText(m.Src[at:op.End]))
 			}
 		}
-		ops++
 	}
-	if ops == 0 {
-		return m.Errorf(0, "not an MLIR module: the file holds no operation")
-	}
-	return nil
+	return nil // no operation at all is an empty module, as MLIR reads it
 }
 
 // checkChars refuses a control character outside strings and comments,

@@ -70,9 +70,10 @@ func contractCases(valid []byte) []contract {
 	goodProfile := `{"target": "cuda:nvlink", "costs": {"2": {"f16": {"native": {"gbps": 1}}}}}`
 	cases := []contract{
 		// not a module at all
-		{name: "empty", input: []byte{}},
-		{name: "blank lines", input: []byte("\n\n   \n\t\n")},
-		{name: "comments only", input: []byte("// a comment\n// another\n")},
+		// MLIR reads these as an empty module: arc compiles them, changing nothing
+		{name: "empty", input: []byte{}, succeeds: true},
+		{name: "blank lines", input: []byte("\n\n   \n\t\n"), succeeds: true},
+		{name: "comments only", input: []byte("// a comment\n// another\n"), succeeds: true},
 		{name: "hello world", input: []byte("hello world\n")},
 		{name: "a JSON file", input: []byte(`{"costs": {}}` + "\n")},
 		{name: "XLA HLO text", input: []byte("HloModule jit_f, entry_computation_layout={(f32[4]{0})->f32[4]{0}}\n\nENTRY main {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] all-reduce(p), to_apply=add\n}\n")},
