@@ -30,20 +30,19 @@ type Codec interface {
 // the C API's order (package abi), without one-shot's "none".
 func Names() []string { return slices.Clone(abi.Codecs[1:]) }
 
-// New returns the named codec for buffers of type io. cast makes bf16 travel
-// as f16 under the fp codec (QuickReduce's cast_bf16_to_fp16); it has no
-// effect on other codecs or types.
-func New(name string, io num.DType, cast bool) (Codec, error) {
+// New returns the named codec for buffers of type io. castBF16ToFP16 makes
+// bf16 travel as f16 under the fp codec, scaled by a power of two per block
+// (castCodec); it has no effect on other codecs or types.
+func New(name string, io num.DType, castBF16ToFP16 bool) (Codec, error) {
 	if !io.Valid() {
 		return nil, fmt.Errorf("codec: invalid dtype %v", io)
 	}
 	switch name {
 	case "fp":
-		wire := io
-		if cast && io == num.BF16 {
-			wire = num.F16
+		if castBF16ToFP16 && io == num.BF16 {
+			return castCodec{}, nil
 		}
-		return fpCodec{wire}, nil
+		return fpCodec{io}, nil
 	case "int8":
 		return int8Codec, nil
 	case "int6":
@@ -101,6 +100,5 @@ type fpCodec struct{ wire num.DType }
 
 func (fpCodec) Name() string                                      { return "fp" }
 func (c fpCodec) BlockBytes() int                                 { return BlockSize * c.wire.Size() }
-func (c fpCodec) Wire() num.DType                                 { return c.wire }
 func (c fpCodec) EncodeBlock(dst []byte, src *[BlockSize]float32) { num.NarrowTo(dst, c.wire, src[:]) }
 func (c fpCodec) DecodeBlock(dst *[BlockSize]float32, src []byte) { num.WidenTo(dst[:], c.wire, src) }

@@ -265,3 +265,31 @@ func BenchmarkExpected(b *testing.B) {
 		})
 	}
 }
+
+// TestCastOutsideF16: the sums that a plain cast to f16 turns into Inf, 0
+// and NaN (two-shot, fp, bf16, world 2). With the scaled cast every one is
+// what the uncast kernel gives, which is the bf16 rounding of the f32 sum.
+func TestCastOutsideF16(t *testing.T) {
+	for _, c := range []struct{ a, b, want float32 }{
+		{70000, 1, 70144},                     // both bf16 70144: the f16 cast gave +Inf
+		{1e-10, 1e-10, 2.0008883e-10},         // below f16's subnormals: the f16 cast gave 0
+		{3e38, -3e38, 0},                      // the f16 cast gave Inf - Inf = NaN
+		{-3e38, -3e38, float32(math.Inf(-1))}, // a sum bf16 itself overflows
+	} {
+		var outs [2][]float32
+		for i, cast := range []bool{false, true} {
+			ins := [][]byte{num.Narrow(num.BF16, []float32{c.a, 2}), num.Narrow(num.BF16, []float32{c.b, 1})}
+			out, err := Expected(Spec{"twoshot", "fp", num.BF16, 2, cast}, ins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs[i] = num.Widen(num.BF16, out)
+		}
+		if outs[0][0] != c.want && !(math.IsInf(float64(c.want), 0) && outs[0][0] == c.want) {
+			t.Errorf("%g + %g without the cast = %g, want %g", c.a, c.b, outs[0][0], c.want)
+		}
+		if math.Float32bits(outs[1][0]) != math.Float32bits(outs[0][0]) || outs[1][1] != 3 {
+			t.Errorf("%g + %g under the cast = %v, want %v", c.a, c.b, outs[1], outs[0])
+		}
+	}
+}
