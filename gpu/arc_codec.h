@@ -188,6 +188,62 @@ ARC_FN void fp8_decode(uint64_t w, float s, float *y) {
   for (int i = 0; i < ARC_LANE; i++) y[i] = fmul(e4m3_to_f32((uint32_t)(w >> (8 * i)) & 0xFFu), s);
 }
 
+/* ---- fp under the cast: bf16 as f16 scaled by 2^(E-127) per block ----
+ * E comes from the block's largest finite nonzero magnitude, so that it
+ * scales into [2^14, 2^15); E = 0 sends a block whose magnitudes span more
+ * than ARC_CAST_SPAN binades as bf16. A lane packs its 8 values in pairs
+ * into 4 words, as Elem does. */
+
+#define ARC_CAST_SPAN 31
+
+struct CastRange {
+  uint32_t lo, hi; /* smallest and largest finite nonzero magnitude, as bits (lo > hi: none) */
+};
+
+ARC_FN CastRange cast_range(const float *x) {
+  CastRange r = {0x7F800000u, 0u};
+  for (int i = 0; i < ARC_LANE; i++) {
+    uint32_t m = f32_bits(x[i]) & 0x7FFFFFFFu;
+    if (m != 0u && m < 0x7F800000u) {
+      r.lo = m < r.lo ? m : r.lo;
+      r.hi = m > r.hi ? m : r.hi;
+    }
+  }
+  return r;
+}
+
+ARC_FN CastRange cast_range_merge(CastRange a, CastRange b) {
+  CastRange r;
+  r.lo = b.lo < a.lo ? b.lo : a.lo;
+  r.hi = b.hi > a.hi ? b.hi : a.hi;
+  return r;
+}
+
+/* E of a block: 0 (bf16) for a span of more than ARC_CAST_SPAN binades, else
+ * 1..240, which keeps 2^(E-127) and 2^(127-E) normal. */
+ARC_FN uint32_t cast_exponent(CastRange r) {
+  if (r.lo <= r.hi && (r.lo >> 23) + ARC_CAST_SPAN < (r.hi >> 23)) return 0u;
+  const uint32_t ea = r.hi >> 23;
+  return (ea > 15u ? ea : 15u) - 14u;
+}
+
+ARC_FN void cast_encode(const float *x, uint32_t e, uint32_t *w) {
+  const float r = bits_f32((254u - e) << 23); /* 2^(127-E); unused for E = 0 */
+  for (int i = 0; i < ARC_LANE; i += 2) {
+    uint32_t lo = e ? f32_to_f16(fmul(x[i], r)) : f32_to_bf16(x[i]);
+    uint32_t hi = e ? f32_to_f16(fmul(x[i + 1], r)) : f32_to_bf16(x[i + 1]);
+    w[i >> 1] = lo | (hi << 16);
+  }
+}
+
+ARC_FN void cast_decode(const uint32_t *w, uint32_t e, float *y) {
+  const float s = bits_f32(e << 23); /* 2^(E-127) */
+  for (int i = 0; i < ARC_LANE; i++) {
+    uint16_t h = (uint16_t)(w[i >> 1] >> (16 * (i & 1)));
+    y[i] = e ? fmul(f16_to_f32(h), s) : bf16_to_f32(h);
+  }
+}
+
 /* ---- int4r: the best of plain, rotated and outlier-split 4-bit codes ----
  * Per block: a 16-bit header H (mode in its two low bits) and a 128-bit
  * payload P; lane l holds 32-bit word l of P. Modes 0 and 1 are int4 codes

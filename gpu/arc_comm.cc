@@ -100,7 +100,8 @@ static uint32_t fingerprint_hash(uint32_t y, uint32_t z) {
 
 /* One block's share of a region at max_bytes, in bytes: the most tiles any
  * block handles (for any element size) times the largest tile (fp codec,
- * or the raw elements of oneshot, ARC_TILE_ELEMS x element bytes). parts splits the
+ * or the raw elements of oneshot, ARC_TILE_ELEMS x element bytes; bf16 under
+ * the cast adds a byte per codec block). parts splits the
  * codec blocks into owner chunks (0: the whole buffer, in tiles). */
 static uint64_t block_cap(size_t max_bytes, int parts, int grid) {
   uint64_t cap = 0;
@@ -110,7 +111,8 @@ static uint64_t block_cap(size_t max_bytes, int parts, int grid) {
       tiles = cdiv_h(n, ARC_TILE_ELEMS);
     else
       tiles = cdiv_h(cdiv_h(cdiv_h(n, 32), parts), ARC_TILE_BLOCKS);
-    uint64_t c = cdiv_h(tiles, grid) * ARC_TILE_ELEMS * es;
+    const uint64_t tile = ARC_TILE_ELEMS * es + (parts != 0 && es == 2 ? ARC_TILE_BLOCKS : 0);
+    uint64_t c = cdiv_h(tiles, grid) * tile;
     cap = c > cap ? c : cap;
   }
   return cap;

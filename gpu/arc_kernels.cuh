@@ -350,6 +350,44 @@ struct FpCodec {
   ARC_D static void load(const char *tile, int t, Word &o) { o = E::fetch(tile, t); }
 };
 
+/* fp of bf16 data under the cast: tile [scaled f16 (or bf16) values: 256
+ * lanes x 16 bytes][E: 64 blocks x 1 byte]. */
+struct CastCodec {
+  struct Word {
+    uint4 v;
+    uint32_t e;
+  };
+  static constexpr uint32_t kCodeBytes = ARC_TILE_ELEMS * 2;
+  static constexpr uint32_t kTileBytes = kCodeBytes + ARC_TILE_BLOCKS;
+  ARC_D static CastRange shfl_range(CastRange r, int m) {
+    CastRange o;
+    o.lo = shfl_xor(r.lo, m);
+    o.hi = shfl_xor(r.hi, m);
+    return o;
+  }
+  ARC_D static void encode(const float *x, int lane, Word &o) {
+    (void)lane;
+    CastRange r = cast_range(x);
+    r = cast_range_merge(r, shfl_range(r, 1));
+    r = cast_range_merge(r, shfl_range(r, 2));
+    o.e = cast_exponent(r);
+    cast_encode(x, o.e, (uint32_t *)&o.v);
+  }
+  ARC_D static void decode(const Word &o, int lane, float *y) {
+    (void)lane;
+    cast_decode((const uint32_t *)&o.v, o.e, y);
+  }
+  ARC_D static void store(char *tile, int t, const Word &o) {
+    ((uint4 *)tile)[t] = o.v;
+    if ((t & 3) == 0) ((uint8_t *)(tile + kCodeBytes))[t >> 2] = (uint8_t)o.e;
+  }
+  ARC_D static void load(const char *tile, int t, Word &o) {
+    o.v = ldx16(tile + (size_t)t * 16);
+    const uint32_t b = (uint32_t)(t >> 2); /* the codec block; its byte is read in the aligned word */
+    o.e = (ldx4(tile + kCodeBytes + (b & ~3u)) >> (8 * (b & 3u))) & 0xFFu;
+  }
+};
+
 /* ---- calls, epochs, flags and failures ---- */
 
 /* What a block knows of its call: its epoch (the number of calls it took
@@ -887,7 +925,9 @@ template <template <int, class> class Launch, int DT>
 gpuError_t dispatch_codec(int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s) {
   switch (codec) {
   case ARC_CODEC_FP:
-    if (DT == ARC_BF16 && cast) return Launch<DT, FpCodec<ARC_F16> >::run(a, blocks, s);
+    if constexpr (DT == ARC_BF16) {
+      if (cast) return Launch<DT, CastCodec>::run(a, blocks, s);
+    }
     return Launch<DT, FpCodec<DT> >::run(a, blocks, s);
   case ARC_CODEC_INT8:
     return Launch<DT, IntCodec<8> >::run(a, blocks, s);

@@ -100,7 +100,8 @@ func TestHostConversions(t *testing.T) {
 }
 
 // testBlocks returns blocks that exercise a codec: gaussian at many scales,
-// outliers, zeros of both signs, subnormals, huge values, NaN and Inf.
+// outliers, zeros of both signs, subnormals, huge values, spans of 40
+// binades, NaN and Inf.
 func testBlocks(rng *rand.Rand) [][32]float32 {
 	var blocks [][32]float32
 	for i := range 3000 {
@@ -131,6 +132,8 @@ func testBlocks(rng *rand.Rand) [][32]float32 {
 			b[0], b[1] = 65504, -65504
 		case 7:
 			b[3] = -b[3] * 1e6
+		case 8:
+			b[5] *= 0x1p40 // a span that the bf16 cast sends as bf16
 		}
 		blocks = append(blocks, b)
 	}

@@ -192,7 +192,30 @@ void int4r_decode(const uint8_t *src, float *y) {
   }
 }
 
-int wire_of(int dtype, int cast) { return dtype == BF16 && cast ? F16 : dtype; }
+// fp of bf16 under the cast: E (byte 0), then the lanes' words.
+void cast_encode_block(const float *x, uint8_t *dst) {
+  CastRange r[4], m[4];
+  for (int l = 0; l < 4; l++) r[l] = cast_range(x + 8 * l);
+  for (int l = 0; l < 4; l++) m[l] = cast_range_merge(r[l], r[l ^ 1]);
+  for (int l = 0; l < 4; l++) r[l] = cast_range_merge(m[l], m[l ^ 2]);
+  const uint32_t e = cast_exponent(r[0]);
+  dst[0] = (uint8_t)e;
+  for (int l = 0; l < 4; l++) {
+    uint32_t w[4];
+    cast_encode(x + 8 * l, e, w);
+    memcpy(dst + 1 + 16 * l, w, 16);
+  }
+}
+
+void cast_decode_block(const uint8_t *src, float *y) {
+  for (int l = 0; l < 4; l++) {
+    uint32_t w[4];
+    memcpy(w, src + 1 + 16 * l, 16);
+    cast_decode(w, src[0], y + 8 * l);
+  }
+}
+
+bool casts(int dtype, int cast) { return dtype == BF16 && cast; }
 
 void fp_encode(const float *x, int wire, uint8_t *dst) {
   for (int i = 0; i < 32; i++) {
@@ -221,7 +244,7 @@ void fp_decode(const uint8_t *src, int wire, float *y) {
 
 extern "C" int host_block_bytes(int codec, int dtype, int cast) {
   switch (codec) {
-  case FP: return wire_of(dtype, cast) == F32 ? 128 : 64;
+  case FP: return casts(dtype, cast) ? 65 : dtype == F32 ? 128 : 64;
   case INT8: return 34;
   case INT6: return 26;
   case INT4: case INT4R: return 18;
@@ -232,7 +255,7 @@ extern "C" int host_block_bytes(int codec, int dtype, int cast) {
 
 extern "C" void host_encode_block(int codec, int dtype, int cast, const float *x, uint8_t *dst) {
   switch (codec) {
-  case FP: fp_encode(x, wire_of(dtype, cast), dst); break;
+  case FP: casts(dtype, cast) ? cast_encode_block(x, dst) : fp_encode(x, dtype, dst); break;
   case INT8: int_encode<8>(x, dst); break;
   case INT6: int_encode<6>(x, dst); break;
   case INT4: int_encode<4>(x, dst); break;
@@ -243,7 +266,7 @@ extern "C" void host_encode_block(int codec, int dtype, int cast, const float *x
 
 extern "C" void host_decode_block(int codec, int dtype, int cast, const uint8_t *src, float *y) {
   switch (codec) {
-  case FP: fp_decode(src, wire_of(dtype, cast), y); break;
+  case FP: casts(dtype, cast) ? cast_decode_block(src, y) : fp_decode(src, dtype, y); break;
   case INT8: int_decode_block<8>(src, y); break;
   case INT6: int_decode_block<6>(src, y); break;
   case INT4: int_decode_block<4>(src, y); break;
