@@ -7,14 +7,10 @@ package arc
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/lowering"
 	"github.com/arcpass/arc/passes"
-	"github.com/arcpass/arc/passes/topology"
-	"github.com/arcpass/arc/spec"
 )
 
 // UsageError is a problem with the options rather than with the input.
@@ -74,85 +70,25 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 	return []byte(st.Module.Src), rep, nil
 }
 
-// prepare checks the options and builds the pipeline state.
+// prepare checks the options and builds the pipeline state: each setting,
+// in the table's order, hands its value on (Settings). What is wrong in a
+// file a setting names is bad input; everything else bad usage.
 func prepare(opt Options) (*passes.State, *passes.Pipeline, error) {
-	usage := func(err error) (*passes.State, *passes.Pipeline, error) { return nil, nil, &UsageError{err} }
-	if opt.Target == "" {
-		return usage(fmt.Errorf("--target is required (targets: %s)", strings.Join(Targets(), ", ")))
-	}
-	t, err := lowering.Lookup(opt.Target)
-	if err != nil {
-		return usage(err)
-	}
-	q, err := ParseQuant(opt.Quant)
-	if err != nil {
-		return usage(fmt.Errorf("--quant %v", err))
-	}
-	po := passes.Options{Quant: q, KeepBF16: opt.KeepBF16, MinBytes: opt.MinBytes, MaxBytes: opt.MaxBytes, Force: map[int]passes.Force{}}
-	if opt.MinBytes < 0 || opt.MaxBytes < 0 || (opt.MaxBytes > 0 && opt.MinBytes > opt.MaxBytes) {
-		return usage(fmt.Errorf("--min-bytes %d and --max-bytes %d do not make a range", opt.MinBytes, opt.MaxBytes))
-	}
-	if len(opt.Force) > 0 && t.Lower() == nil {
-		return usage(fmt.Errorf("--force: target %s lowers nothing", t.Name()))
-	}
-	for _, f := range opt.Force {
-		i, force, err := passes.ParseForce(f)
-		if err != nil {
-			return usage(err)
+	st := &passes.State{}
+	pipe := &passes.Pipeline{PrintTo: opt.PrintTo}
+	for _, s := range Settings {
+		if s.apply == nil {
+			continue
 		}
-		po.Force[i] = force
-	}
-	if opt.Profile != "" {
-		p, err := passes.LoadProfile(opt.Profile)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := p.CheckTarget(t.Name(), opt.ProfileAnyTarget); err != nil {
-			return nil, nil, err
-		}
-		po.Profile = p
-	}
-	if opt.Topology != "" {
-		topo, err := topology.Load(opt.Topology)
-		if err != nil {
-			return nil, nil, err
-		}
-		po.Topology = topo
-	}
-	po.LibtpuInitArgs = opt.LibtpuInitArgs
-	if opt.DeviceAssignment != "" {
-		da, err := spec.ParseDeviceAssignment(opt.DeviceAssignment)
-		if err != nil {
-			return usage(fmt.Errorf("--device-assignment %q: %v", opt.DeviceAssignment, err))
-		}
-		po.DeviceAssignment = da
-	}
-	if opt.DeviceCoords != "" {
-		coords, err := passes.ParseDeviceCoords(opt.DeviceCoords)
-		if err != nil {
-			return usage(fmt.Errorf("--device-coords: %v", err))
-		}
-		po.DeviceCoords = coords
-	}
-	st := &passes.State{Target: t, Options: po}
-	pipe := &passes.Pipeline{Passes: passes.Passes(t), PrintAfter: opt.PrintAfter, PrintTo: opt.PrintTo,
-		DumpDir: opt.DumpDir, VerifyEach: opt.VerifyEach}
-	if len(opt.Passes) > 0 {
-		var some []passes.Pass
-		for _, ps := range pipe.Passes {
-			if slices.Contains(opt.Passes, ps.Name()) {
-				some = append(some, ps)
+		if err := s.apply(&opt, st, pipe); err != nil {
+			if s.Kind == File {
+				return nil, nil, err
 			}
+			return nil, nil, &UsageError{err}
 		}
-		for _, name := range opt.Passes {
-			if !slices.Contains(pipe.Names(), name) {
-				return usage(fmt.Errorf("target %s: --passes %s: no such pass (passes: %s)", t.Name(), name, strings.Join(pipe.Names(), ", ")))
-			}
-		}
-		pipe.Passes, pipe.Partial = some, true
 	}
 	if err := pipe.Check(); err != nil {
-		return usage(fmt.Errorf("target %s: %v", t.Name(), err))
+		return nil, nil, &UsageError{fmt.Errorf("target %s: %v", st.Target.Name(), err)}
 	}
 	return st, pipe, nil
 }

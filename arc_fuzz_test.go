@@ -98,7 +98,7 @@ func FuzzCompile(f *testing.F) {
 			return
 		}
 		name := names[int(target)%len(names)]
-		opt := Options{Target: name, Quant: passes.Quants[int(knob&7)%len(passes.Quants)], KeepBF16: knob&8 != 0}
+		opt := Options{Target: name, Quant: passes.Quants[int(knob&7)%len(passes.Quants)], CastBF16ToFP16: knob&8 != 0}
 		if knob&16 != 0 && name != "none" { // none lowers nothing: --force is a usage error there
 			opt.Force = []string{"all=twoshot"}
 		}
@@ -139,7 +139,7 @@ type original struct {
 // checkCompile checks one compilation (see FuzzCompile).
 func checkCompile(t *testing.T, src []byte, opt Options, orig *original) {
 	t.Helper()
-	where := fmt.Sprintf("target %s, quant %s, keep-bf16 %v, force %v, device assignment %q", opt.Target, opt.Quant, opt.KeepBF16, opt.Force, opt.DeviceAssignment)
+	where := fmt.Sprintf("target %s, quant %s, cast-bf16-to-fp16 %v, force %v, device assignment %q", opt.Target, opt.Quant, opt.CastBF16ToFP16, opt.Force, opt.DeviceAssignment)
 	out, _, err := Compile("in.mlir", src, opt)
 	if err != nil {
 		var pos *ir.Error

@@ -70,19 +70,3 @@ func TestStrictFromEnv(t *testing.T) {
 		t.Errorf("a bad ARC_STRICT: %v", err)
 	}
 }
-
-// TestParseQuant: codec words in any case, and vLLM's spellings of
-// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION.
-func TestParseQuant(t *testing.T) {
-	for in, want := range map[string]string{"": "none", "none": "none", "NONE": "none", "FP": "none", "fp": "none",
-		"INT8": "int8", "Int6": "int6", "int4": "int4", "INT4": "int4", "int4R": "int4r", "FP8": "fp8", " int8 ": "int8"} {
-		if got, err := ParseQuant(in); err != nil || got != want {
-			t.Errorf("ParseQuant(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"int2", "fp16", "q4", "int 8"} {
-		if _, err := ParseQuant(bad); err == nil {
-			t.Errorf("ParseQuant(%q) succeeded", bad)
-		}
-	}
-}

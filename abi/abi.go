@@ -44,6 +44,36 @@ const DefaultMaxBytes = 256 << 20
 // AlignBytes: the kernels move whole 16-byte atoms.
 const AlignBytes = 16
 
+// CodecBlock is the number of values a codec encodes at once.
+const CodecBlock = 32
+
+// BlockBytes is what one codec block of CodecBlock values occupies on the
+// wire (docs/FORMATS.md): fp sends the I/O type itself, or for bf16 under
+// --cast-bf16-to-fp16 an exponent byte and 32 scaled f16 values; the others
+// a scale and codes. 0 for an unknown codec or dtype.
+func BlockBytes(codec, dtype string, castBF16ToFP16 bool) int {
+	switch codec {
+	case "fp":
+		switch {
+		case dtype == "bf16" && castBF16ToFP16:
+			return 1 + 2*CodecBlock
+		case dtype == "f16" || dtype == "bf16":
+			return 2 * CodecBlock
+		case dtype == "f32":
+			return 4 * CodecBlock
+		}
+	case "int8":
+		return 2 + CodecBlock
+	case "int6":
+		return 2 + CodecBlock*6/8
+	case "int4", "int4r":
+		return 2 + CodecBlock/2
+	case "fp8":
+		return 4 + CodecBlock
+	}
+	return 0
+}
+
 // Codec returns a codec's C API number, or -1.
 func Codec(name string) int { return slices.Index(Codecs, name) }
 

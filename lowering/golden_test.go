@@ -31,7 +31,7 @@ var variants = []struct {
 	{"quant-int4", "sizes_w2", "cuda:pcie", func(o *arc.Options) { o.Quant = "int4" }},
 	{"quant-fp8", "sizes_w8", "cuda:pcie-2numa", func(o *arc.Options) { o.Quant = "fp8" }},
 	{"quant-fp8", "sizes_w2", "cuda:pcie-nop2p", func(o *arc.Options) { o.Quant = "fp8" }},
-	{"keep-bf16", "sizes_w2", "rocm:mi300x", func(o *arc.Options) { o.KeepBF16 = true }},
+	{"cast-bf16-to-fp16", "sizes_w2", "rocm:mi300x", func(o *arc.Options) { o.CastBF16ToFP16 = true }},
 	{"bytes", "sizes_w4", "cuda:pcie", func(o *arc.Options) { o.MinBytes, o.MaxBytes = 64<<10, 16<<20 }},
 	{"force", "multi_operand", "cuda:nvlink", func(o *arc.Options) {
 		o.Force = []string{"0=twoshot:int8", "1=native", "2=twoshot", "6=oneshot"}

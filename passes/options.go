@@ -3,9 +3,7 @@ package passes
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/passes/topology"
@@ -14,14 +12,14 @@ import (
 
 // Options are the user's choices that shape selection.
 type Options struct {
-	// Quant is the one quantized codec arc may use: none (default: results
-	// are exact apart from the order of the additions), fp8, int8, int6,
+	// Quant is the one lossy codec arc may use: none (default: results
+	// are exact apart from the order of the additions), fp (the fp codec
+	// also where it rounds a partial sum to the I/O type), fp8, int8, int6,
 	// int4 or int4r.
 	Quant string
-	// KeepBF16 sends bf16 data as bf16; by default it travels as fp16 where
-	// the kernel's codec works in fp16 (ROCm's QuickReduce path), as
-	// QuickReduce does.
-	KeepBF16 bool
+	// CastBF16ToFP16 sends bf16 through the fp codec as f16 scaled per
+	// block where the target offers it (ROCm): --cast-bf16-to-fp16.
+	CastBF16ToFP16 bool
 	// MinBytes and MaxBytes keep all-reduces outside [MinBytes, MaxBytes]
 	// native (0: no bound).
 	MinBytes, MaxBytes int64
@@ -43,36 +41,8 @@ type Options struct {
 	DeviceCoords map[int64][]int
 }
 
-// ParseDeviceCoords reads "ID=X,Y,Z;ID=X,Y,Z": each device's coordinates.
-func ParseDeviceCoords(s string) (map[int64][]int, error) {
-	out := map[int64][]int{}
-	for _, entry := range strings.Split(s, ";") {
-		if entry = strings.TrimSpace(entry); entry == "" {
-			continue
-		}
-		id, cs, ok := strings.Cut(entry, "=")
-		n, err := strconv.ParseInt(strings.TrimSpace(id), 10, 64)
-		if !ok || err != nil || n < 0 {
-			return nil, fmt.Errorf("%q: want ID=X,Y,Z", entry)
-		}
-		if _, dup := out[n]; dup {
-			return nil, fmt.Errorf("device %d is placed twice", n)
-		}
-		var c []int
-		for _, f := range strings.Split(cs, ",") {
-			v, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || v < 0 || v > 1<<16 {
-				return nil, fmt.Errorf("%q: coordinates are small non-negative integers", entry)
-			}
-			c = append(c, v)
-		}
-		out[n] = c
-	}
-	return out, nil
-}
-
 // Quants lists the values --quant accepts.
-var Quants = append([]string{"none"}, abi.Quantized...)
+var Quants = append([]string{"none", "fp"}, abi.Quantized...)
 
 // Lowerings are the words reports and --force name lowerings with.
 var Lowerings = []string{"native", "oneshot", "twoshot", "quickreduce", "lowprec", "ring"}
@@ -92,27 +62,6 @@ func (f Force) String() string {
 // where it does not (a max reduction, a world the kernel lacks). An INDEX
 // entry wins over it for its row.
 const ForceAll = -1
-
-// ParseForce reads "3=twoshot:int8" or "all=twoshot:int8" (index ForceAll).
-func ParseForce(s string) (int, Force, error) {
-	idx, rest, ok := strings.Cut(s, "=")
-	i, err := strconv.Atoi(idx)
-	if idx == "all" {
-		i, err = ForceAll, nil
-	}
-	if !ok || err != nil || (i < 0 && i != ForceAll) || (i == ForceAll && idx != "all") {
-		return 0, Force{}, fmt.Errorf("--force %q: want INDEX=LOWERING[:CODEC] or all=LOWERING[:CODEC]", s)
-	}
-	low, codec, _ := strings.Cut(rest, ":")
-	if !slices.Contains(Lowerings, low) {
-		return 0, Force{}, fmt.Errorf("--force %q: unknown lowering %q (%s)", s, low, strings.Join(Lowerings, ", "))
-	}
-	codecs := abi.Codecs[1:] // "none" is no codec one can ask for
-	if codec != "" && !slices.Contains(codecs, codec) {
-		return 0, Force{}, fmt.Errorf("--force %q: unknown codec %q (%s)", s, codec, strings.Join(codecs, ", "))
-	}
-	return i, Force{low, codec}, nil
-}
 
 // Forced is a --force entry as it applies to one row.
 type Forced struct {

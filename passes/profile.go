@@ -24,7 +24,7 @@ type Profile struct {
 	Target string `json:"target"`
 	Source string `json:"source"` // where the numbers come from
 	// Costs maps world size ("2") -> dtype ("f16") -> lowering key -> cost.
-	// Keys: "native", "oneshot", "twoshot:CODEC", "hier:CODEC".
+	// Keys: "native", "oneshot", "twoshot:CODEC", "hier:CODEC" (CostKey).
 	Costs map[string]map[string]map[string]Cost `json:"costs"`
 
 	file     string // where ParseProfile read it, for CheckTarget's message
@@ -73,6 +73,19 @@ func (c Cost) At(n int64) float64 {
 	prev := p[len(p)-2]
 	rate := math.Max((last[1]-prev[1])/(last[0]-prev[0]), 0)
 	return last[1] + rate*(x-last[0])
+}
+
+// Sizes names the sizes the cost allows a lowering at: "0 to any size",
+// "16 MiB to any size" (whether it is off aside).
+func (c Cost) Sizes() string {
+	lo, hi := "0", "any size"
+	if c.MinBytes > 0 {
+		lo = HumanBytes(c.MinBytes)
+	}
+	if c.MaxBytes > 0 {
+		hi = HumanBytes(c.MaxBytes)
+	}
+	return lo + " to " + hi
 }
 
 // Allows reports whether the profile lets this lowering run at n bytes.
@@ -232,13 +245,28 @@ func (p *Profile) check() *checkError {
 }
 
 // ProfileKey reports whether key names a lowering in a profile: "native",
-// "oneshot", or "twoshot:CODEC" and "hier:CODEC" with one of abi.Codecs.
+// "oneshot", or "twoshot:CODEC" and "hier:CODEC" with one of abi.Codecs,
+// and "twoshot:fp+cast", "hier:fp+cast" for bf16 under --cast-bf16-to-fp16.
 func ProfileKey(key string) bool {
 	if key == "native" || key == "oneshot" {
 		return true
 	}
 	algo, codec, ok := strings.Cut(key, ":")
+	if codec == "fp"+castSuffix {
+		codec = "fp"
+	}
 	return ok && (algo == "twoshot" || algo == "hier") && codec != "none" && slices.Contains(abi.Codecs, codec)
+}
+
+// castSuffix marks the cost of the fp codec under --cast-bf16-to-fp16.
+const castSuffix = "+cast"
+
+// CostKey is a kernel's key in a profile: "twoshot:int8", "hier:fp+cast".
+func CostKey(algo, codec string, castBF16ToFP16 bool) string {
+	if castBF16ToFP16 {
+		codec += castSuffix
+	}
+	return algo + ":" + codec
 }
 
 // maxProfileDepth bounds the nesting of a profile's JSON: costs, world,

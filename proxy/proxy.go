@@ -154,25 +154,7 @@ func pipelineOptions(opt *Options, target string) (arc.Options, error) {
 // options, one NAME=VALUE line each) over o: a setting the program names
 // replaces what the process said, a list included.
 func programOptions(o *arc.Options, lines string) error {
-	named := map[string]bool{}
-	for _, line := range strings.Split(lines, "\n") {
-		if line == "" {
-			continue
-		}
-		name, value, _ := strings.Cut(line, "=")
-		s, ok := arc.Lookup(name)
-		if !ok {
-			return fmt.Errorf("compiler option arc_%s: arc has no setting %s", strings.ReplaceAll(name, "-", "_"), name)
-		}
-		if !named[name] && s.Kind == arc.List {
-			o.Force = nil // the one list setting
-		}
-		named[name] = true
-		if err := s.Set(o, value); err != nil {
-			return fmt.Errorf("compiler option arc_%s: %w", strings.ReplaceAll(name, "-", "_"), err)
-		}
-	}
-	return nil
+	return o.SetLines(lines, func(name string) string { return "compiler option arc_" + strings.ReplaceAll(name, "-", "_") })
 }
 
 // runPipeline runs arc's pipeline; a usage error (bad options) is reported as such.

@@ -114,7 +114,7 @@ func TestTuneFrom(t *testing.T) {
 	if p.Target != "cuda:nvlink" || p.Source != "arc tune --from sample.csv: xla level, peer link" {
 		t.Errorf("target %q, source %q", p.Target, p.Source)
 	}
-	for _, line := range []string{"profile for cuda:nvlink", "2      f16    twoshot:int6  never", "2      f16    twoshot:fp    2.4 MiB to largest"} {
+	for _, line := range []string{"profile for cuda:nvlink", "2      f16    twoshot:int6  never", "2      f16    twoshot:fp    2.4 MiB to any size"} {
 		if !strings.Contains(out, line) {
 			t.Errorf("summary lacks %q:\n%s", line, out)
 		}

@@ -245,7 +245,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"compile", good}, exitUsage, "arc: --target is required"},
 		{[]string{"compile", "--target", "gpu", good}, exitUsage, `arc: unknown target "gpu"`},
 		{[]string{"compile", "--target", "cuda:nvlink", "--quant", "int2", good}, exitUsage, `arc compile: invalid argument "int2" for "--quant" flag: "int2" is not a codec`},
-		{[]string{"compile", "--target", "cuda:nvlink", "--force", "one=oneshot", good}, exitUsage, `arc: --force "one=oneshot"`},
+		{[]string{"compile", "--target", "cuda:nvlink", "--force", "one=oneshot", good}, exitUsage, `arc compile: invalid argument "one=oneshot" for "--force" flag: want INDEX=LOWERING[:CODEC]`},
 		{[]string{"compile", "--target", "cuda:nvlink", "--min-bytes", "many", good}, exitUsage, `arc compile: invalid argument "many" for "--min-bytes"`},
 		{[]string{"compile", "--target", "cuda:nvlink", "--no-such-flag", good}, exitUsage, "arc compile: unknown flag: --no-such-flag"},
 		{[]string{"inspect", "--table"}, exitUsage, "arc inspect: unknown flag: --table"},

@@ -24,10 +24,6 @@ func runCompile(args []string, io stdio) int {
 	fs.StringVarP(&out, "output", "o", "-", "write the lowered module to `FILE` (- for stdout)")
 	fs.StringVar(&report, "report", "", "write the decisions as JSON to `FILE.json` (- for stdout)")
 	fs.BoolVar(&explain, "explain", false, "print the decisions as a table on stderr")
-	fs.StringArrayVar(&opt.PrintAfter, "print-after", nil, "print the module to stderr after `PASS` (repeatable; all for every pass)")
-	fs.StringVar(&opt.DumpDir, "dump-dir", "", "write the module after every pass into `DIR`")
-	fs.BoolVar(&opt.VerifyEach, "verify-each", false, "check the module after every pass, not only at the ends")
-	fs.StringSliceVar(&opt.Passes, "passes", nil, "run only these passes of the target's table (`LIST`), on a module that carries what the others write")
 	fs.Usage = func() {
 		fmt.Fprintln(io.out, "usage: arc compile --target TARGET [flags] FILE|-")
 		fmt.Fprintln(io.out, "\nLowers every all-reduce of a StableHLO module for TARGET; text no pass changes is kept byte-for-byte.")

@@ -19,6 +19,8 @@ func addSettings(fs *pflag.FlagSet, opt *arc.Options) {
 		}
 		if s.Env != "" {
 			usage += " (" + s.Env + " for the proxies)"
+		} else {
+			usage += " (no variable)"
 		}
 		f := fs.VarPF(settingValue{s, opt}, s.Name, "", usage)
 		if s.Kind == arc.Bool {
@@ -46,8 +48,6 @@ func (v settingValue) Type() string {
 	switch v.s.Kind {
 	case arc.Bool:
 		return "bool"
-	case arc.List:
-		return "stringArray"
 	}
 	return v.s.Value
 }

@@ -159,12 +159,5 @@ func sizeRange(key string, c passes.Cost) string {
 	case c.MinBytes == 0 && c.MaxBytes == 0:
 		return "at every size measured"
 	}
-	lo, hi := "smallest", "largest"
-	if c.MinBytes > 0 {
-		lo = passes.HumanBytes(c.MinBytes)
-	}
-	if c.MaxBytes > 0 {
-		hi = passes.HumanBytes(c.MaxBytes)
-	}
-	return lo + " to " + hi
+	return c.Sizes()
 }

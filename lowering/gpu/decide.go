@@ -29,9 +29,10 @@ type Machine struct {
 	// TwoShot is the word for a two-shot lowering ("twoshot"; ROCm says
 	// "quickreduce"); FP8's is "lowprec", TensorRT-LLM's name.
 	TwoShot string
-	// CastBF16 sends bf16 as fp16 through the fp codec unless --keep-bf16
-	// (QuickReduce's default on ROCm).
-	CastBF16 bool
+	// CastBF16ToFP16: the machine offers --cast-bf16-to-fp16, QuickReduce's
+	// cast of bf16 to f16 under the fp codec (ROCm), scaled per block
+	// (docs/FORMATS.md). Off unless the user opts in: the sums round twice.
+	CastBF16ToFP16 bool
 	// Pass names the lowering pass ("lower-cuda").
 	Pass string
 	// Model builds the built-in cost model, once.
@@ -101,6 +102,8 @@ func orList(ns []int) string {
 // candidate is one way arc's kernels could run an all-reduce.
 type candidate struct {
 	algo, codec string
+	cast        bool   // bf16 travels as scaled f16 (--cast-bf16-to-fp16)
+	rounds      string // what it rounds beyond the order of the additions, and the option that allows it
 	est         float64
 }
 
@@ -109,7 +112,7 @@ func (c candidate) key() string {
 	if c.algo == "oneshot" {
 		return "oneshot"
 	}
-	return c.algo + ":" + c.codec
+	return passes.CostKey(c.algo, c.codec, c.cast)
 }
 
 // Decide selects the lowering of one all-reduce row: the fastest of arc's
@@ -143,9 +146,9 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 
 	var cands []candidate
 	var skipped []string
-	quant := opts.Quant // the codec the user allowed, "" when none
-	if quant == "none" {
-		quant = ""
+	quant := opts.Quant // the lossy codec the user allowed, "" when none
+	if quant == "none" || quant == "fp" {
+		quant = "" // fp runs anyway: no note when another kernel wins
 	}
 	quantWhy := "" // why the --quant codec does not run, once known
 	if quant != "" && !slices.Contains(abi.TwoShotWorlds, world) {
@@ -158,11 +161,20 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 			extra = "fp8"
 		}
 	}
-	for _, cand := range m.candidates(opts, world, extra) {
+	cast := m.CastBF16ToFP16 && opts.CastBF16ToFP16 && row.DType == "bf16"
+	for _, cand := range m.candidates(opts, world, row.DType, extra) {
 		if force.On && !m.matches(force.Force, cand) {
 			continue
 		}
+		if cand.cast = cast && cand.codec == "fp"; cand.cast {
+			cand.rounds = "bf16 cast to f16 by --cast-bf16-to-fp16"
+		}
 		cost, ok := prof.Lookup(world, row.DType, cand.key())
+		if !ok && cand.cast {
+			// A profile that did not measure the cast: the uncast kernel's
+			// cost, which sends 1/64 fewer bytes.
+			cost, ok = prof.Lookup(world, row.DType, passes.CostKey(cand.algo, cand.codec, false))
+		}
 		if !ok {
 			if quant != "" && cand.codec == quant && quantWhy == "" {
 				quantWhy = fmt.Sprintf("the profile has no %s", cand.key())
@@ -204,8 +216,7 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 		}
 	}
 	d := passes.Decision{
-		Lowering: m.word(best), Codec: best.codec, Algo: best.algo, Link: m.Link,
-		Cast:  m.CastBF16 && !opts.KeepBF16 && row.DType == "bf16" && best.codec == "fp",
+		Lowering: m.word(best), Codec: best.codec, Algo: best.algo, Link: m.Link, Cast: best.cast,
 		EstUS: best.est, NativeUS: nativeUS,
 	}
 	if force.On {
@@ -274,9 +285,10 @@ func peers(topo *topology.Topology, a, b int64) bool {
 	return false
 }
 
-// candidates lists the kernels the machine offers at a world size.
-// extra is a codec --force asks for even when --quant does not.
-func (m *Machine) candidates(opts passes.Options, world int, extra string) []candidate {
+// candidates lists the kernels the machine offers at a world size for a
+// dtype: the exact ones, and those with the codec --quant allows. extra is a
+// codec --force asks for even when --quant does not.
+func (m *Machine) candidates(opts passes.Options, world int, dtype, extra string) []candidate {
 	out := []candidate{{algo: "oneshot", codec: "none"}}
 	if !slices.Contains(abi.TwoShotWorlds, world) {
 		return out
@@ -289,15 +301,17 @@ func (m *Machine) candidates(opts passes.Options, world int, extra string) []can
 	}
 	for _, c := range codecs {
 		out = append(out, candidate{algo: "twoshot", codec: c})
-		if m.Hier && (world == 4 || world == 8) {
-			out = append(out, candidate{algo: "hier", codec: c})
+		if !m.Hier || (world != 4 && world != 8) {
+			continue
 		}
+		out = append(out, candidate{algo: "hier", codec: c})
 	}
 	return out
 }
 
-// describe names a candidate for a person: the lowering word, its codec, and
-// the kernel when the word does not say it ("lowprec fp8 (hier)").
+// describe names a candidate for a person: the lowering word, its codec,
+// the kernel when the word does not say it ("lowprec fp8 (hier)") and the
+// cast.
 func (m *Machine) describe(c candidate) string {
 	s := m.word(c)
 	if c.algo != "oneshot" {
@@ -305,6 +319,9 @@ func (m *Machine) describe(c candidate) string {
 	}
 	if c.algo == "hier" {
 		s += " (hier)"
+	}
+	if c.rounds != "" {
+		s += ", " + c.rounds
 	}
 	return s
 }
@@ -336,12 +353,5 @@ func sizeRange(c passes.Cost) string {
 	if c.Off {
 		return "a profile that enables it"
 	}
-	lo, hi := "0", "any size"
-	if c.MinBytes > 0 {
-		lo = passes.HumanBytes(c.MinBytes)
-	}
-	if c.MaxBytes > 0 {
-		hi = passes.HumanBytes(c.MaxBytes)
-	}
-	return lo + " to " + hi
+	return c.Sizes()
 }

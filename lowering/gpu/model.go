@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/passes"
 )
 
@@ -37,24 +38,18 @@ type Model struct {
 	Worlds         []int
 	Hier           bool
 	OneshotMax     int64
+	// CastBF16ToFP16 adds the bf16 costs of the fp codec under
+	// --cast-bf16-to-fp16 ("twoshot:fp+cast"), for machines that offer it.
+	CastBF16ToFP16 bool
 	// NativeAt2 holds measured [bytes, us] points of the native all-reduce at
 	// world 2, which replace the estimate for every dtype; nil keeps it.
 	NativeAt2 [][2]float64
 }
 
-// wireBytes is the bytes one element occupies on the wire.
-func wireBytes(codec, dtype string) float64 {
-	switch codec {
-	case "int8":
-		return 34.0 / 32
-	case "int6":
-		return 26.0 / 32
-	case "int4", "int4r":
-		return 18.0 / 32
-	case "fp8":
-		return 36.0 / 32
-	}
-	return dtypeBytes(dtype) // fp: the I/O type itself
+// wireBytes is the bytes one element occupies on the wire: its codec
+// block's share (fp: the I/O type itself, or 65/32 for bf16 under the cast).
+func wireBytes(codec, dtype string, cast bool) float64 {
+	return float64(abi.BlockBytes(codec, dtype, cast)) / abi.CodecBlock
 }
 
 func dtypeBytes(dtype string) float64 {
@@ -88,8 +83,8 @@ func (m Model) peerGBps(w int) float64 {
 // twoshotCost models reduce-scatter + all-gather with a codec: the link moves
 // 2(w-1)/w of the encoded bytes, memory sees the input, the output and the
 // encoded copies, and the codec's arithmetic runs over every element twice.
-func (m Model) twoshotCost(w int, dtype, codec string) passes.Cost {
-	r := wireBytes(codec, dtype) / dtypeBytes(dtype)
+func (m Model) twoshotCost(w int, dtype, codec string, cast bool) passes.Cost {
+	r := wireBytes(codec, dtype, cast) / dtypeBytes(dtype)
 	perByte := []float64{
 		2 * r * float64(w-1) / float64(w) / (m.peerGBps(w) * 1e3),
 		(2 + 2*r) / (m.HbmGBps * 1e3),
@@ -111,9 +106,9 @@ func (m Model) twoshotCost(w int, dtype, codec string) passes.Cost {
 // rank exchanges its 1/(w/2) share of the encoded bytes with its partner across,
 // so the shared link between the halves carries one encoded input size per
 // direction (a flat kernel sends w/2 times as much over it).
-func (m Model) hierCost(w int, dtype, codec string) passes.Cost {
+func (m Model) hierCost(w int, dtype, codec string, cast bool) passes.Cost {
 	h := w / 2
-	r := wireBytes(codec, dtype) / dtypeBytes(dtype)
+	r := wireBytes(codec, dtype, cast) / dtypeBytes(dtype)
 	inside := 2 * r * float64(h-1) / float64(h) / (m.LinkGBps * 1e3)
 	across := r / (m.CrossGBps * 1e3)
 	perByte := []float64{inside + across, (2 + 3*r) / (m.HbmGBps * 1e3), 3 * codecOps(codec) / dtypeBytes(dtype) / m.OpsPerUS}
@@ -160,9 +155,14 @@ func (m Model) Profile() *passes.Profile {
 			}
 			if w != 6 { // one-shot is the only kernel for six ranks
 				for _, c := range m.Codecs {
-					costs["twoshot:"+c] = m.twoshotCost(w, dt, c)
-					if m.Hier && (w == 4 || w == 8) {
-						costs["hier:"+c] = m.hierCost(w, dt, c)
+					for _, cast := range []bool{false, true} {
+						if cast && !(m.CastBF16ToFP16 && dt == "bf16" && c == "fp") {
+							continue
+						}
+						costs[passes.CostKey("twoshot", c, cast)] = m.twoshotCost(w, dt, c, cast)
+						if m.Hier && (w == 4 || w == 8) {
+							costs[passes.CostKey("hier", c, cast)] = m.hierCost(w, dt, c, cast)
+						}
 					}
 				}
 			}

@@ -39,23 +39,23 @@ func TestProfileFollowsVLLM(t *testing.T) {
 	}
 }
 
-// TestBF16TravelsAsFP16: a bf16 two-shot fp all-reduce casts to fp16 unless
-// --keep-bf16, as QuickReduce does; other codecs never cast.
+// TestBF16TravelsAsFP16: a bf16 two-shot fp all-reduce casts to fp16 only
+// under --cast-bf16-to-fp16; other codecs never cast.
 func TestBF16TravelsAsFP16(t *testing.T) {
 	tg := rocm.Targets()[0]
 	row := passes.Row{Op: "all_reduce", DType: "bf16", Bytes: 4 << 20, Reduction: "sum", Groups: [][]int64{{0, 1}}, GroupSize: 2,
 		Index: 0}
 	force := map[int]passes.Force{0: {Lowering: "quickreduce", Codec: "fp"}}
-	for _, keep := range []bool{false, true} {
-		d, err := tg.Decide(row, passes.Options{KeepBF16: keep, Force: force})
+	for _, cast := range []bool{false, true} {
+		d, err := tg.Decide(row, passes.Options{CastBF16ToFP16: cast, Force: force})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Lowering != "quickreduce" || d.Cast == keep {
-			t.Errorf("keep-bf16 %v: %s cast %v", keep, d.Lowering, d.Cast)
+		if d.Lowering != "quickreduce" || d.Cast != cast {
+			t.Errorf("cast-bf16-to-fp16 %v: %s cast %v", cast, d.Lowering, d.Cast)
 		}
 	}
-	d, err := tg.Decide(row, passes.Options{Force: map[int]passes.Force{0: {Lowering: "quickreduce", Codec: "int8"}}})
+	d, err := tg.Decide(row, passes.Options{CastBF16ToFP16: true, Force: map[int]passes.Force{0: {Lowering: "quickreduce", Codec: "int8"}}})
 	if err != nil || d.Cast {
 		t.Errorf("int8: cast %v (%v)", d.Cast, err)
 	}

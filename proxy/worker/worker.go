@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/arcpass/arc"
@@ -96,46 +95,18 @@ func compile(settings, program []byte) (text []byte, err error) {
 
 // options reads a request's settings, each named as `arc compile` names
 // its flag (arc.Settings), over what the ARC_* variables of the worker's
-// environment (the host program's) say for the settings the request does
-// not name: so every option reaches the standalone plugin as it reaches
-// the in-process one.
+// environment (the host program's) say: so every option reaches the
+// standalone plugin as it reaches the in-process one.
 func options(settings string) (arc.Options, error) {
 	var opt arc.Options
-	named := map[string]bool{}
-	var set []func() error
-	for _, line := range strings.Split(settings, "\n") {
-		if line == "" {
-			continue
-		}
-		name, value, ok := strings.Cut(line, "=")
-		if !ok {
-			return opt, fmt.Errorf("arc serve: a setting without a value: %q", line)
-		}
-		s, known := arc.Lookup(name)
-		switch {
-		case known:
-			named[s.Env] = true
-			set = append(set, func() error { return s.Set(&opt, value) })
-		default:
-			// A program's compiler option arc_NAME arrives as NAME: name both.
-			return opt, fmt.Errorf("arc serve: unknown setting %q (compiler option arc_%s)", name, strings.ReplaceAll(name, "-", "_"))
-		}
-	}
-	err := opt.SetFromEnv(func(k string) (string, bool) {
-		if named[k] {
-			return "", false
-		}
-		return os.LookupEnv(k)
-	})
-	if err != nil {
+	if err := opt.SetFromEnv(nil); err != nil {
 		return opt, fmt.Errorf("bad options: %w", err)
 	}
-	for _, f := range set {
-		if err := f(); err != nil {
-			return opt, fmt.Errorf("bad options: %w", err)
-		}
-	}
-	return opt, nil
+	// A program's compiler option arc_NAME arrives as NAME: name both.
+	err := opt.SetLines(settings, func(name string) string {
+		return fmt.Sprintf("arc serve: setting %q (compiler option arc_%s)", name, strings.ReplaceAll(name, "-", "_"))
+	})
+	return opt, err
 }
 
 func readFrame(r io.Reader) ([]byte, error) {

@@ -77,7 +77,7 @@ func TestServe(t *testing.T) {
 			t.Errorf("answer %d: %q, want arc.Compile's", i+1, a)
 		}
 	}
-	for i, want := range []string{"<stdin>:1:", "bad options: ", `arc serve: unknown setting "colour" (compiler option arc_colour)`} {
+	for i, want := range []string{"<stdin>:1:", "bad options: ", `arc serve: setting "colour" (compiler option arc_colour): arc has no setting colour`} {
 		if a := got[3+i]; a[0] != 1 || !strings.HasPrefix(string(a[1:]), want) {
 			t.Errorf("answer %d: %q, want an error starting %q", 3+i, a, want)
 		}
@@ -113,13 +113,13 @@ func TestServeBrokenStreams(t *testing.T) {
 // the in-process one does; a setting the request names wins.
 func TestOptionsTakeTheEnvironment(t *testing.T) {
 	t.Setenv("ARC_MIN_BYTES", "64K")
-	t.Setenv("ARC_CAST_BF16_TO_FP16", "false")
+	t.Setenv("ARC_CAST_BF16_TO_FP16", "true")
 	t.Setenv("ARC_QUANT", "int4")
 	opt, err := options("target=cuda:nvlink\nquant=int8\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opt.Target != "cuda:nvlink" || opt.Quant != "int8" || opt.MinBytes != 64<<10 || !opt.KeepBF16 {
+	if opt.Target != "cuda:nvlink" || opt.Quant != "int8" || opt.MinBytes != 64<<10 || !opt.CastBF16ToFP16 {
 		t.Errorf("options %+v", opt)
 	}
 	t.Setenv("ARC_MAX_BYTES", "lots")

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/reference/num"
 )
 
@@ -555,5 +556,19 @@ func BenchmarkEncodeDecode(b *testing.B) {
 				k++
 			}
 		})
+	}
+}
+
+// TestBlockBytesAreABIs: the wire sizes the cost model reads from package
+// abi are the reference's.
+func TestBlockBytesAreABIs(t *testing.T) {
+	for _, name := range Names() {
+		for _, io := range num.DTypes {
+			for _, cast := range []bool{false, true} {
+				if got, want := mustNew(t, name, io, cast).BlockBytes(), abi.BlockBytes(name, io.String(), cast); got != want {
+					t.Errorf("%s/%v cast=%v: %d bytes a block, abi says %d", name, io, cast, got, want)
+				}
+			}
+		}
 	}
 }

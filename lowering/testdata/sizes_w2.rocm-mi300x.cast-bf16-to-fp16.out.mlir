@@ -56,13 +56,29 @@ module @sizes_w2 attributes {stablehlo.num_replicas = 2 : i64, arc.target = "roc
     // bf16, 8 MiB
     %r25 = "stablehlo.custom_call"(%x25) {api_version = 4 : i32, arc.est_us = 189.4 : f64, arc.lowering = "oneshot", arc.native_us = 198.7 : f64, arc.reason = "oneshot: est 189.4 us vs native 198.7 us (1.0x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<4194304xbf16>) -> tensor<4194304xbf16>
     // bf16, 16 MiB - 16 B
-    %r26 = "stablehlo.custom_call"(%x26) {api_version = 4 : i32, arc.est_us = 375.8 : f64, arc.lowering = "quickreduce", arc.native_us = 376.0 : f64, arc.reason = "quickreduce fp: est 375.8 us vs native 376.0 us (1.0x)", backend_config = {algo = "twoshot", cast = 0 : i64, codec = "fp", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<8388600xbf16>) -> tensor<8388600xbf16>
+    %r26 = "stablehlo.all_reduce"(%x26) ({
+      ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+        %s = "stablehlo.add"(%a, %b) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
+        "stablehlo.return"(%s) : (tensor<bf16>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "native is faster: 376.0 us vs 381.4 us for arc's best (quickreduce fp, bf16 cast to f16 by --cast-bf16-to-fp16)", arc.est_us = 376.0 : f64, arc.native_us = 376.0 : f64} : (tensor<8388600xbf16>) -> tensor<8388600xbf16>
     // bf16, 16 MiB
-    %r27 = "stablehlo.custom_call"(%x27) {api_version = 4 : i32, arc.est_us = 375.8 : f64, arc.lowering = "quickreduce", arc.native_us = 376.0 : f64, arc.reason = "quickreduce fp: est 375.8 us vs native 376.0 us (1.0x)", backend_config = {algo = "twoshot", cast = 0 : i64, codec = "fp", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<8388608xbf16>) -> tensor<8388608xbf16>
+    %r27 = "stablehlo.all_reduce"(%x27) ({
+      ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+        %s = "stablehlo.add"(%a, %b) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
+        "stablehlo.return"(%s) : (tensor<bf16>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "native is faster: 376.0 us vs 381.4 us for arc's best (quickreduce fp, bf16 cast to f16 by --cast-bf16-to-fp16)", arc.est_us = 376.0 : f64, arc.native_us = 376.0 : f64} : (tensor<8388608xbf16>) -> tensor<8388608xbf16>
     // bf16, 64 MiB - 16 B
-    %r28 = "stablehlo.custom_call"(%x28) {api_version = 4 : i32, arc.est_us = 1458.2 : f64, arc.lowering = "quickreduce", arc.native_us = 1464.0 : f64, arc.reason = "quickreduce fp: est 1458.2 us vs native 1464.0 us (1.0x)", backend_config = {algo = "twoshot", cast = 0 : i64, codec = "fp", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<33554424xbf16>) -> tensor<33554424xbf16>
+    %r28 = "stablehlo.all_reduce"(%x28) ({
+      ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+        %s = "stablehlo.add"(%a, %b) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
+        "stablehlo.return"(%s) : (tensor<bf16>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "native is faster: 1464.0 us vs 1480.7 us for arc's best (quickreduce fp, bf16 cast to f16 by --cast-bf16-to-fp16)", arc.est_us = 1464.0 : f64, arc.native_us = 1464.0 : f64} : (tensor<33554424xbf16>) -> tensor<33554424xbf16>
     // bf16, 64 MiB
-    %r29 = "stablehlo.custom_call"(%x29) {api_version = 4 : i32, arc.est_us = 1458.2 : f64, arc.lowering = "quickreduce", arc.native_us = 1464.0 : f64, arc.reason = "quickreduce fp: est 1458.2 us vs native 1464.0 us (1.0x)", backend_config = {algo = "twoshot", cast = 0 : i64, codec = "fp", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<33554432xbf16>) -> tensor<33554432xbf16>
+    %r29 = "stablehlo.all_reduce"(%x29) ({
+      ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+        %s = "stablehlo.add"(%a, %b) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
+        "stablehlo.return"(%s) : (tensor<bf16>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "native is faster: 1464.0 us vs 1480.7 us for arc's best (quickreduce fp, bf16 cast to f16 by --cast-bf16-to-fp16)", arc.est_us = 1464.0 : f64, arc.native_us = 1464.0 : f64} : (tensor<33554432xbf16>) -> tensor<33554432xbf16>
     // f32, 16 B
     %r30 = "stablehlo.custom_call"(%x30) {api_version = 4 : i32, arc.est_us = 9.0 : f64, arc.lowering = "oneshot", arc.native_us = 22.0 : f64, arc.reason = "oneshot: est 9.0 us vs native 22.0 us (2.4x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<4xf32>) -> tensor<4xf32>
     // f32, 64 KiB
