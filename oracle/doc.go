@@ -63,7 +63,9 @@
 // # Comparisons
 //
 // Ops left alone compare bit for bit. For calls of the exact kernels
-// (oneshot, codec fp) the reference's output must equal docs/FORMATS.md's
+// (oneshot, codec fp but for bf16 under the cast, which is lossy and held
+// to a bf16 rounding of each block's largest value per codec round trip)
+// the reference's output must equal docs/FORMATS.md's
 // formula bit for bit (f32 sums in the call's rank order), and be within
 // the rounding bound of a reordered sum of the original's result: the
 // original's left fold in E and the reference's f32 sum each err by at most
