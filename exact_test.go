@@ -19,10 +19,12 @@ import (
 //	// want: error 12:5 some words of the message
 //	// want: native some words of a native row's reason
 //	// want: lowered
+//	// want: lowered quickreduce fp algo=twoshot cast=0
 //
 // An error is positioned (FILE:LINE:COL) and worded so; native means the
 // module compiles and some all-reduce row stays native with that reason;
-// lowered means some row runs arc's lowering. Every accepted module is then
+// lowered means some row runs arc's lowering, and with words, one whose
+// "LOWERING CODEC algo=ALGO cast=0|1: REASON" holds them. Every accepted module is then
 // checked as FuzzCompile checks it: its output parses and verifies, compiles
 // to itself again and computes what the input computes (package oracle).
 // A module may carry several want lines: each must hold.
@@ -141,9 +143,14 @@ func checkExact(t *testing.T, file string, src []byte, opt Options, wants []exac
 				if r.Op != "all_reduce" {
 					continue
 				}
-				rows = append(rows, fmt.Sprintf("%d %s: %s", r.Index, r.Lowering, r.Reason))
+				cast := 0
+				if r.Cast {
+					cast = 1
+				}
+				desc := fmt.Sprintf("%s %s algo=%s cast=%d: %s", r.Lowering, r.Codec, r.Algo, cast, r.Reason)
+				rows = append(rows, fmt.Sprintf("%d %s", r.Index, desc))
 				if w.kind == "native" && r.Lowering == "native" && strings.Contains(r.Reason, w.words) ||
-					w.kind == "lowered" && r.Lowering != "native" {
+					w.kind == "lowered" && r.Lowering != "native" && strings.Contains(desc, w.words) {
 					found = true
 				}
 			}
