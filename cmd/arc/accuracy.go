@@ -29,19 +29,19 @@ const maxAccuracyElems = 1 << 24
 
 func runAccuracy(args []string, io stdio) int {
 	fs := newFlags("accuracy", io)
-	codecName := fs.String("codec", "", "only this `CODEC`: "+strings.Join(codec.Names(), ", ")+", or none (oneshot); any case")
+	codecName := fs.String("codec", "", "only this `CODEC`: "+strings.Join(codec.Names(), ", ")+", as --quant names them, or none (oneshot, which sends no codec), fp+cast (bf16 under --cast-bf16-to-fp16); any case")
 	algo := fs.String("algo", "", "only this `ALGO`rithm: "+strings.Join(collective.Algos(), ", ")+
 		", or a lowering as reports name it: quickreduce (twoshot), lowprec (fp8 on twoshot and hier)")
 	world := fs.Int("world", 0, "only this world size (`N` ranks)")
 	dtype := fs.String("dtype", "", "only this I/O `TYPE`: f16, bf16 or f32 (default f16 and bf16)")
 	elems := sizeFlag(fs, "elems", accuracy.DefaultElems, "values per rank (`N`; 4096, 64K, 1M)")
-	dist := fs.String("dist", "", "only these inputs (`DIST`): "+strings.Join(accuracy.Dists(), ", "))
+	dist := fs.String("dist", "", "only these inputs (`DIST`): "+strings.Join(allDists(), ", ")+" (the last two beyond f16's range: bf16 and f32 only)")
 	seed := fs.Uint64("seed", accuracy.DefaultSeed, "input generator `SEED`")
-	cast := fs.Bool("cast", false, "bf16 travels as f16 under the fp codec (ROCm's default)")
+	cast := fs.Bool("cast-bf16-to-fp16", false, "only bf16 under fp with the cast, as arc compile --cast-bf16-to-fp16 sends it (the fp+cast rows)")
 	asJSON := fs.Bool("json", false, "print every measurement as JSON")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar")
 	fs.Usage = func() {
-		fmt.Fprintln(io.out, "usage: arc accuracy [--codec C] [--algo A] [--world N] [--dtype f16|bf16|f32] [--elems N] [--dist gaussian|outliers|llm] [--seed S] [--cast] [--json] [-q]")
+		fmt.Fprintln(io.out, "usage: arc accuracy [--codec C] [--algo A] [--world N] [--dtype f16|bf16|f32] [--elems N] [--dist gaussian|outliers|llm|large|tiny] [--seed S] [--cast-bf16-to-fp16] [--json] [-q]")
 		fmt.Fprintln(io.out, "\nRuns arc's all-reduce algorithms and codecs (the Go reference of the kernels) on generated inputs and")
 		fmt.Fprintln(io.out, "compares every rank's output with the exact sum. Without flags: the table of docs/ACCURACY.md.")
 		fmt.Fprintln(io.out, "\nflags:")
@@ -81,9 +81,13 @@ func runAccuracy(args []string, io stdio) int {
 	return exitOK
 }
 
-// accuracyConfigs is the cross product of algorithms and their codecs,
-// world sizes, types and distributions, each restricted by its flag.
-func accuracyConfigs(algo, codecName string, world int, dtype, dist string, elems int, seed uint64, cast bool) ([]accuracy.Config, error) {
+// allDists are the inputs the table shows: RangeDists for bf16 and f32 only.
+func allDists() []string { return append(accuracy.Dists(), accuracy.RangeDists()...) }
+
+// accuracyConfigs is the cross product of algorithms and their codecs (fp
+// on bf16 with and without the cast), world sizes, types and distributions,
+// each restricted by its flag; castOnly keeps the cast's.
+func accuracyConfigs(algo, codecName string, world int, dtype, dist string, elems int, seed uint64, castOnly bool) ([]accuracy.Config, error) {
 	algos := collective.Algos()
 	algo, codecName = strings.ToLower(strings.TrimSpace(algo)), strings.ToLower(strings.TrimSpace(codecName))
 	switch algo {
@@ -105,8 +109,8 @@ func accuracyConfigs(algo, codecName string, world int, dtype, dist string, elem
 	if codecName == "none" {
 		codecName = "-" // oneshot's codec, spelled as the table does
 	}
-	if codecName != "" && codecName != "-" && !slices.Contains(codec.Names(), codecName) {
-		return nil, fmt.Errorf("unknown --codec %q (want %s or none)", codecName, strings.Join(codec.Names(), ", "))
+	if codecName != "" && codecName != "-" && codecName != castLabel && !slices.Contains(codec.Names(), codecName) {
+		return nil, fmt.Errorf("unknown --codec %q (want %s, none or %s)", codecName, strings.Join(codec.Names(), ", "), castLabel)
 	}
 	dtypes := []num.DType{num.F16, num.BF16}
 	if dtype != "" {
@@ -116,12 +120,18 @@ func accuracyConfigs(algo, codecName string, world int, dtype, dist string, elem
 		}
 		dtypes = []num.DType{d}
 	}
-	dists := accuracy.Dists()
+	dists := allDists()
 	if dist != "" {
 		if !slices.Contains(dists, dist) {
 			return nil, fmt.Errorf("unknown --dist %q (want %s)", dist, strings.Join(dists, ", "))
 		}
+		if dtype == "f16" && slices.Contains(accuracy.RangeDists(), dist) {
+			return nil, fmt.Errorf("--dist %s is beyond f16's range: want --dtype bf16 or f32", dist)
+		}
 		dists = []string{dist}
+	}
+	if castOnly && !slices.Contains(dtypes, num.BF16) {
+		return nil, errors.New("--cast-bf16-to-fp16 casts bf16 only: want --dtype bf16 (or none)")
 	}
 	if elems < 1 || elems > maxAccuracyElems {
 		return nil, fmt.Errorf("--elems must be in 1..%d, not %d", maxAccuracyElems, elems)
@@ -129,17 +139,27 @@ func accuracyConfigs(algo, codecName string, world int, dtype, dist string, elem
 	var configs []accuracy.Config
 	for _, dt := range dtypes {
 		for _, d := range dists {
+			if dt == num.F16 && slices.Contains(accuracy.RangeDists(), d) {
+				continue
+			}
 			for _, a := range algos {
 				for _, c := range collective.Codecs(a) {
-					if codecName != "" && codecLabel(c) != codecName {
-						continue
-					}
-					for _, w := range collective.Worlds(a) {
-						if world != 0 && w != world {
+					for _, cast := range []bool{false, true} {
+						s := collective.Spec{Algo: a, Codec: c, DType: dt, Cast: cast}
+						label := specLabel(s)
+						switch {
+						case cast && (c != "fp" || dt != num.BF16), castOnly && !cast:
+							continue
+						case codecName != "" && label != codecName && !(codecName == "fp" && c == "fp"):
 							continue
 						}
-						s := collective.Spec{Algo: a, Codec: c, DType: dt, World: w, Cast: cast}
-						configs = append(configs, accuracy.Config{Spec: s, Dist: d, Elems: elems, Seed: seed})
+						for _, w := range collective.Worlds(a) {
+							if world != 0 && w != world {
+								continue
+							}
+							s.World = w
+							configs = append(configs, accuracy.Config{Spec: s, Dist: d, Elems: elems, Seed: seed})
+						}
 					}
 				}
 			}
@@ -169,6 +189,18 @@ func codecLabel(c string) string {
 		return "-"
 	}
 	return c
+}
+
+// castLabel names the fp codec of bf16 under the cast, as the profile does
+// ("twoshot:fp+cast").
+const castLabel = "fp+cast"
+
+// specLabel is a spec's codec column: its codec, or fp+cast.
+func specLabel(s collective.Spec) string {
+	if s.Cast && s.Codec == "fp" && s.DType == num.BF16 {
+		return castLabel
+	}
+	return codecLabel(s.Codec)
 }
 
 // progress draws a bar on w, in place, once a run takes more than a
@@ -205,8 +237,8 @@ func progress(w io.Writer, total int, quiet bool) func(int) {
 func writeAccuracyDetail(w io.Writer, c accuracy.Config, m accuracy.Metrics) error {
 	s := c.Spec
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s %s %v world %d%s, %s inputs, %d values per rank, seed %d\n",
-		s.Algo, codecLabel(s.Codec), s.DType, s.World, castNote(s), c.Dist, c.Elems, c.Seed)
+	fmt.Fprintf(tw, "%s %s %v world %d, %s inputs, %d values per rank, seed %d\n",
+		s.Algo, specLabel(s), s.DType, s.World, c.Dist, c.Elems, c.Seed)
 	fmt.Fprintf(tw, "relative L2 error\t%.4g\n", m.RelL2)
 	fmt.Fprintf(tw, "max absolute error\t%.4g\n", m.MaxAbs)
 	fmt.Fprintf(tw, "SNR\t%.1f dB\n", m.SNRdB)
@@ -214,13 +246,6 @@ func writeAccuracyDetail(w io.Writer, c accuracy.Config, m accuracy.Metrics) err
 	fmt.Fprintf(tw, "bits per value\t%g (%v: %d)\n", m.BitsPerValue, s.DType, 8*s.DType.Size())
 	fmt.Fprintf(tw, "ranks agree\t%s\n", yesNo(m.RanksAgree))
 	return tw.Flush()
-}
-
-func castNote(s collective.Spec) string {
-	if s.Cast && s.Codec == "fp" && s.DType == num.BF16 {
-		return " (cast to f16)"
-	}
-	return ""
 }
 
 func yesNo(b bool) string {
@@ -234,7 +259,7 @@ func yesNo(b bool) string {
 // per algorithm and codec, a column per world size, the relative L2 error
 // in each cell ("!" marks ranks that disagree, "-" an unsupported world).
 func writeAccuracyTables(w io.Writer, configs []accuracy.Config, results []accuracy.Metrics) error {
-	type row struct{ algo, codec string }
+	type row struct{ algo, codec string } // codec as specLabel spells it
 	type table struct {
 		dt   num.DType
 		dist string
@@ -245,7 +270,7 @@ func writeAccuracyTables(w io.Writer, configs []accuracy.Config, results []accur
 	cells := map[table]map[row]map[int]accuracy.Metrics{}
 	bits := map[table]map[row]float64{}
 	for i, c := range configs {
-		t, r := table{c.Spec.DType, c.Dist}, row{c.Spec.Algo, c.Spec.Codec}
+		t, r := table{c.Spec.DType, c.Dist}, row{c.Spec.Algo, specLabel(c.Spec)}
 		if cells[t] == nil {
 			tables = append(tables, t)
 			cells[t] = map[row]map[int]accuracy.Metrics{}
@@ -264,15 +289,22 @@ func writeAccuracyTables(w io.Writer, configs []accuracy.Config, results []accur
 		bits[t][r] = results[i].BitsPerValue
 	}
 	slices.Sort(worlds)
+	order := func(r row) int { // algorithms, then codecs, in the C API's order; fp+cast after fp
+		c := slices.Index(codec.Names(), strings.TrimSuffix(r.codec, "+cast"))
+		if r.codec == castLabel {
+			c = c*2 + 1
+		} else {
+			c *= 2
+		}
+		return slices.Index(collective.Algos(), r.algo)*100 + c
+	}
+	slices.SortStableFunc(rows, func(a, b row) int { return order(a) - order(b) })
 	c0 := configs[0]
 	fmt.Fprintf(w, "Relative L2 error of every rank's output against the exact sum (float64);\n%d values per rank, seed %d", c0.Elems, c0.Seed)
-	if c0.Spec.Cast {
-		fmt.Fprint(w, ", bf16 cast to f16 under fp")
-	}
-	fmt.Fprintln(w, ". \"!\": ranks disagree; \"-\": world size not supported.")
+	fmt.Fprintln(w, ". \"!\": ranks disagree; \"-\": world size not supported;\nfp+cast: bf16 under fp with --cast-bf16-to-fp16 (docs/FORMATS.md).")
 	for _, t := range tables {
 		fmt.Fprintf(w, "\n%v, %s inputs\n", t.dt, t.dist)
-		fmt.Fprintf(w, "%-8s %-6s %4s", "algo", "codec", "bits")
+		fmt.Fprintf(w, "%-8s %-7s %5s", "algo", "codec", "bits")
 		for _, wd := range worlds {
 			fmt.Fprintf(w, " %9s", fmt.Sprintf("w=%d", wd))
 		}
@@ -281,7 +313,7 @@ func writeAccuracyTables(w io.Writer, configs []accuracy.Config, results []accur
 			if cells[t][r] == nil {
 				continue
 			}
-			fmt.Fprintf(w, "%-8s %-6s %4g", r.algo, codecLabel(r.codec), bits[t][r])
+			fmt.Fprintf(w, "%-8s %-7s %5g", r.algo, r.codec, bits[t][r])
 			for _, wd := range worlds {
 				cell := "-"
 				if m, ok := cells[t][r][wd]; ok {
@@ -304,7 +336,7 @@ type accuracyJSON struct {
 	Codec        string    `json:"codec"`
 	DType        string    `json:"dtype"`
 	World        int       `json:"world"`
-	Cast         bool      `json:"cast"`
+	Cast         bool      `json:"cast_bf16_to_fp16"`
 	Dist         string    `json:"dist"`
 	Elems        int       `json:"elems"`
 	Seed         uint64    `json:"seed"`
@@ -330,7 +362,7 @@ func writeAccuracyJSON(w io.Writer, configs []accuracy.Config, results []accurac
 	out := make([]accuracyJSON, len(configs))
 	for i, c := range configs {
 		m := results[i]
-		out[i] = accuracyJSON{c.Spec.Algo, codecLabel(c.Spec.Codec), c.Spec.DType.String(), c.Spec.World, c.Spec.Cast,
+		out[i] = accuracyJSON{c.Spec.Algo, codecLabel(c.Spec.Codec), c.Spec.DType.String(), c.Spec.World, c.Spec.Cast && c.Spec.Codec == "fp" && c.Spec.DType == num.BF16,
 			c.Dist, c.Elems, c.Seed, jsonFloat(m.RelL2), jsonFloat(m.MaxAbs), jsonFloat(m.SNRdB), jsonFloat(m.Cosine),
 			m.BitsPerValue, m.RanksAgree}
 	}

@@ -94,13 +94,42 @@ func TestAccuracyTableFilters(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"f32, gaussian inputs", "f32, outliers inputs", "f32, llm inputs", "oneshot  -        32"} {
+	for _, want := range []string{"f32, gaussian inputs", "f32, outliers inputs", "f32, llm inputs", "f32, large inputs", "oneshot  -          32"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "twoshot") || strings.Contains(out, "f16") {
+	if strings.Contains(out, "twoshot") || strings.Contains(out, "\nf16, ") {
 		t.Errorf("--codec none --dtype f32 printed other rows:\n%s", out)
+	}
+}
+
+// TestAccuracyOfTheCast: --cast-bf16-to-fp16 keeps the cast's rows, bf16
+// under fp, which stay as close as the uncast kernel beyond f16's range.
+func TestAccuracyOfTheCast(t *testing.T) {
+	code, out, stderr := runAccuracyCLI("accuracy", "--cast-bf16-to-fp16", "--dist", "large", "--elems", "4096", "--world", "8", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got []struct {
+		Algo, Codec, DType string
+		Cast               bool     `json:"cast_bf16_to_fp16"`
+		RelL2              *float64 `json:"rel_l2"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d rows, want twoshot and hier:\n%s", len(got), out)
+	}
+	for _, r := range got {
+		if r.Codec != "fp" || r.DType != "bf16" || !r.Cast || r.RelL2 == nil || *r.RelL2 > 0.003 {
+			t.Errorf("unexpected row %+v (rel L2 %v)", r, r.RelL2)
+		}
+	}
+	_, table, _ := runAccuracyCLI("accuracy", "--codec", "fp", "--dtype", "bf16", "--dist", "tiny", "--elems", "4096")
+	if !strings.Contains(table, "twoshot  fp         16") || !strings.Contains(table, "twoshot  fp+cast 16.25") {
+		t.Errorf("--codec fp shows fp and fp+cast:\n%s", table)
 	}
 }
 
@@ -113,6 +142,8 @@ func TestAccuracyUsageErrors(t *testing.T) {
 		{[]string{"--codec", "int2"}, "unknown --codec"},
 		{[]string{"--dtype", "f64"}, "unknown dtype"},
 		{[]string{"--dist", "uniform"}, "unknown --dist"},
+		{[]string{"--dist", "large", "--dtype", "f16"}, "--dist large is beyond f16's range"},
+		{[]string{"--cast-bf16-to-fp16", "--dtype", "f16"}, "casts bf16 only"},
 		{[]string{"--elems", "0"}, "--elems must be"},
 		{[]string{"--algo", "hier", "--world", "2"}, "hier runs codecs fp,int8,int6,int4,int4r,fp8 at worlds [4 8]"},
 		{[]string{"--algo", "oneshot", "--codec", "int8"}, "oneshot runs codecs - at worlds"},

@@ -208,3 +208,24 @@ func TestCompare(t *testing.T) {
 		t.Errorf("exact: %+v", m)
 	}
 }
+
+// TestCastKeepsTheRange: beyond f16's range (large, tiny) the bf16 cast
+// errs as it does inside it, within 5% of the uncast kernel's error: the
+// block scale moves the values into f16's range (QuickReduce's cast, f16 as
+// it is, gives Inf and 0 there).
+func TestCastKeepsTheRange(t *testing.T) {
+	for _, dist := range RangeDists() {
+		for _, algo := range []string{"twoshot", "hier"} {
+			for _, w := range []int{4, 8} {
+				uncast := measureT(t, collective.Spec{Algo: algo, Codec: "fp", DType: num.BF16, World: w}, dist)
+				cast := measureT(t, collective.Spec{Algo: algo, Codec: "fp", DType: num.BF16, World: w, Cast: true}, dist)
+				if !(cast.RelL2 <= 1.05*uncast.RelL2) || !cast.RanksAgree {
+					t.Errorf("%s w%d on %s: cast %.4g, uncast %.4g", algo, w, dist, cast.RelL2, uncast.RelL2)
+				}
+			}
+		}
+	}
+	if _, err := Inputs("large", num.F16, 2, 10, 1); err == nil {
+		t.Error("f16 large inputs")
+	}
+}

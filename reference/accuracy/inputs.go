@@ -29,6 +29,14 @@ import (
 // Values are clamped to ±4096, so that f16 sums over 8 ranks stay finite.
 func Dists() []string { return []string{"gaussian", "outliers", "llm"} }
 
+// RangeDists lists the inputs beyond f16's range, for bf16 and f32 (what
+// the bf16 cast must keep): llm's values times 2^20 (large: above 65504) or
+// times 2^-40 (tiny: below f16's smallest subnormal, 2^-24).
+func RangeDists() []string { return []string{"large", "tiny"} }
+
+// rangeScale is what a distribution of RangeDists multiplies llm's values by.
+var rangeScale = map[string]float32{"large": 0x1p20, "tiny": 0x1p-40}
+
 const (
 	hidden         = 4096 // channels of the modelled activation
 	outlierCount   = 8    // outlier channels among them
@@ -45,12 +53,21 @@ func Inputs(dist string, dt num.DType, world, elems int, seed uint64) ([][]byte,
 		"gaussian": gaussian,
 		"outliers": outliers,
 		"llm":      llm,
+		"large":    llm,
+		"tiny":     llm,
 	}[dist]
 	if !ok {
-		return nil, fmt.Errorf("unknown distribution %q (want gaussian, outliers or llm)", dist)
+		return nil, fmt.Errorf("unknown distribution %q (want gaussian, outliers, llm, large or tiny)", dist)
 	}
 	if !dt.Valid() || world < 1 || elems < 0 {
 		return nil, fmt.Errorf("invalid inputs: %v, world %d, %d elements", dt, world, elems)
+	}
+	scale, beyondF16 := rangeScale[dist]
+	if beyondF16 && dt == num.F16 {
+		return nil, fmt.Errorf("f16 cannot hold %s inputs (they are beyond its range)", dist)
+	}
+	if !beyondF16 {
+		scale = 1
 	}
 	ch := newChannels(seed)
 	inputs := make([][]byte, world)
@@ -58,7 +75,7 @@ func Inputs(dist string, dt num.DType, world, elems int, seed uint64) ([][]byte,
 	for r := range inputs {
 		gen(newSource(seed*0x9E3779B97F4A7C15+uint64(r+1)*0xD1B54A32D192ED03), ch, r, v)
 		for i := range v {
-			v[i] = max(-valueLimit, min(valueLimit, v[i]))
+			v[i] = max(-valueLimit, min(valueLimit, v[i])) * scale
 		}
 		inputs[r] = num.Narrow(dt, v)
 	}
