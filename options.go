@@ -142,17 +142,11 @@ var Settings = []Setting{
 	{Name: "cast-bf16-to-fp16", Env: "ARC_CAST_BF16_TO_FP16", Kind: Bool, Value: "BOOL",
 		Usage: "send bf16 through the fp codec as f16 scaled per block, as QuickReduce casts (ROCm; off by default: the sums then round twice)",
 		field: func(o *Options) any { return &o.CastBF16ToFP16 },
-		apply: func(o *Options, st *passes.State, _ *passes.Pipeline) error {
-			st.Options.CastBF16ToFP16 = o.CastBF16ToFP16
-			return nil
-		}},
+		apply: pass(func(o *Options, po *passes.Options) { po.CastBF16ToFP16 = o.CastBF16ToFP16 })},
 	{Name: "min-bytes", Env: "ARC_MIN_BYTES", Kind: Bytes, Value: "BYTES",
 		Usage: "keep all-reduces smaller than this native (4096, 64K, 16M)",
 		field: func(o *Options) any { return &o.MinBytes },
-		apply: func(o *Options, st *passes.State, _ *passes.Pipeline) error {
-			st.Options.MinBytes = o.MinBytes
-			return nil
-		}},
+		apply: pass(func(o *Options, po *passes.Options) { po.MinBytes = o.MinBytes })},
 	{Name: "max-bytes", Env: "ARC_MAX_BYTES", Kind: Bytes, Value: "BYTES",
 		Usage: "keep all-reduces larger than this native (0: no bound)",
 		field: func(o *Options) any { return &o.MaxBytes },
@@ -217,19 +211,29 @@ var Settings = []Setting{
 	{Name: "print-after", Kind: List, Value: "PASS",
 		Usage: "print the module to stderr after PASS (repeatable; all for every pass)",
 		field: func(o *Options) any { return &o.PrintAfter },
-		apply: func(o *Options, _ *passes.State, p *passes.Pipeline) error { p.PrintAfter = o.PrintAfter; return nil }},
+		apply: show(func(o *Options, p *passes.Pipeline) { p.PrintAfter = o.PrintAfter })},
 	{Name: "dump-dir", Value: "DIR",
 		Usage: "write the module after every pass into DIR",
 		field: func(o *Options) any { return &o.DumpDir },
-		apply: func(o *Options, _ *passes.State, p *passes.Pipeline) error { p.DumpDir = o.DumpDir; return nil }},
+		apply: show(func(o *Options, p *passes.Pipeline) { p.DumpDir = o.DumpDir })},
 	{Name: "verify-each", Kind: Bool, Value: "BOOL",
 		Usage: "check the module after every pass, not only at the ends",
 		field: func(o *Options) any { return &o.VerifyEach },
-		apply: func(o *Options, _ *passes.State, p *passes.Pipeline) error { p.VerifyEach = o.VerifyEach; return nil }},
+		apply: show(func(o *Options, p *passes.Pipeline) { p.VerifyEach = o.VerifyEach })},
 	{Name: "passes", Kind: List, Value: "LIST",
 		Usage: "run only these passes of the target's table, on a module that carries what the others write",
 		field: func(o *Options) any { return &o.Passes },
 		apply: applyPasses},
+}
+
+// pass hands a value to the pipeline's options as it is.
+func pass(set func(o *Options, po *passes.Options)) func(*Options, *passes.State, *passes.Pipeline) error {
+	return func(o *Options, st *passes.State, _ *passes.Pipeline) error { set(o, &st.Options); return nil }
+}
+
+// show hands the pipeline what it shows of its work.
+func show(set func(o *Options, p *passes.Pipeline)) func(*Options, *passes.State, *passes.Pipeline) error {
+	return func(o *Options, _ *passes.State, p *passes.Pipeline) error { set(o, p); return nil }
 }
 
 // applyTarget resolves the target and lays out its pipeline.

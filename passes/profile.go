@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/arcpass/arc/abi"
+	"github.com/arcpass/arc/internal/jsonfile"
 	"github.com/arcpass/arc/ir"
 )
 
@@ -130,13 +130,7 @@ func (p *Profile) nearestWorld(world int) string {
 }
 
 // LoadProfile reads a profile written by `arc tune` (or by hand).
-func LoadProfile(path string) (*Profile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return ParseProfile(path, data)
-}
+func LoadProfile(path string) (*Profile, error) { return jsonfile.Load(path, ParseProfile) }
 
 // ParseProfile reads and checks the JSON of a profile; path names it in
 // messages, which give the FILE:LINE:COL of the value at fault: a syntax
@@ -280,24 +274,11 @@ const maxProfileDepth = 8
 // has. It returns where each key (and each list element) starts, by its
 // path of keys and indices joined with "/" ("costs/2/f16/native").
 func scanProfile(file string, data []byte) (map[string]int, error) {
-	errAt := func(off int, format string, args ...any) error {
-		return fmt.Errorf("%s:%v: %s", file, ir.PositionOf(data, off), fmt.Sprintf(format, args...))
+	r, err := jsonfile.Open(file, data, "profile", "the JSON object arc tune writes")
+	if err != nil {
+		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	next := func() int { // where the next token starts
-		off := int(dec.InputOffset())
-		for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
-			off++
-		}
-		return off
-	}
-	if off := next(); off == len(data) {
-		return nil, errAt(0, "the profile is empty (want the JSON object arc tune writes)")
-	}
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		return nil, errAt(0, "the profile starts with a byte order mark (U+FEFF), which JSON does not allow")
-	}
+	errAt := r.ErrAt
 	type level struct {
 		object bool
 		seen   map[string]bool
@@ -308,16 +289,13 @@ func scanProfile(file string, data []byte) (map[string]int, error) {
 	at := map[string]int{}
 	var key string // the key whose value comes next, in an object
 	for {
-		off := next()
-		tok, err := dec.Token()
-		if err == io.EOF {
-			if len(stack) > 0 {
-				return nil, errAt(len(data), "unexpected end of the profile")
-			}
+		off := r.Next()
+		tok, err := r.Dec.Token()
+		if err == io.EOF && len(stack) == 0 {
 			break
 		}
 		if err != nil {
-			return nil, profileSyntaxError(file, data, off, err)
+			return nil, r.SyntaxError(err, off)
 		}
 		var top *level
 		if len(stack) > 0 {
@@ -405,34 +383,6 @@ func unknownProfileKey(path []string, key string) string {
 		}
 	}
 	return ""
-}
-
-// profileSyntaxError places a decoder error: a syntax error at the
-// offending byte (NaN and Infinity, which JSON lacks, named as such), an
-// early end at the end of the input.
-func profileSyntaxError(file string, data []byte, off int, err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s:%v: unexpected end of the profile", file, ir.PositionOf(data, len(data)))
-	}
-	var se *json.SyntaxError
-	if errors.As(json.Unmarshal(data, new(any)), &se) { // the whole-input scanner places it best
-		off = int(se.Offset) - 1
-		err = se
-	}
-	off = min(max(off, 0), len(data))
-	isWord := func(c byte) bool { return c == '+' || c == '-' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
-	start, end := off, off
-	for start > 0 && isWord(data[start-1]) {
-		start--
-	}
-	for end < len(data) && isWord(data[end]) {
-		end++
-	}
-	switch word := strings.ToLower(strings.TrimLeft(string(data[start:end]), "+-")); word {
-	case "nan", "inf", "infinity":
-		return fmt.Errorf("%s:%v: %s is not a JSON number: a profile's numbers are finite", file, ir.PositionOf(data, start), data[start:end])
-	}
-	return fmt.Errorf("%s:%v: %v", file, ir.PositionOf(data, off), err)
 }
 
 func jsonWord(tok json.Token) string {

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 
-	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/internal/jsonfile"
 )
 
 // The JSON form of a topology (arc's --topology FILE.json):
@@ -31,34 +28,19 @@ import (
 // Unknown keys are errors, so a misspelt key never passes silently.
 
 // ParseError is a problem in a topology file, at a 1-based line and byte column.
-type ParseError struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
+type ParseError = jsonfile.Error
 
 // Load reads and parses a topology file.
-func Load(path string) (*Topology, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(path, data)
-}
+func Load(path string) (*Topology, error) { return jsonfile.Load(path, Parse) }
 
 // Parse parses the JSON form of a topology; file names the input in error positions and is the default name.
 // Every error is a *ParseError.
 func Parse(file string, data []byte) (*Topology, error) {
-	p := &parser{file: file, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	p.dec.UseNumber()
-	switch {
-	case len(bytes.TrimLeft(data, " \t\r\n")) == 0:
-		return nil, p.errAt(0, "the topology is empty (want a JSON object with devices)")
-	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
-		return nil, p.errAt(0, "the topology starts with a byte order mark (U+FEFF), which JSON does not allow")
+	r, err := jsonfile.Open(file, data, "topology", "a JSON object with devices")
+	if err != nil {
+		return nil, err
 	}
+	p := &parser{r}
 	var (
 		name     = file
 		devices  []Device
@@ -66,7 +48,7 @@ func Parse(file string, data []byte) (*Topology, error) {
 		haveDevs bool
 		at       = map[string][]positions{}
 	)
-	_, err := p.object("topology", func(key string, keyAt int) error {
+	_, err = p.object("topology", func(key string, keyAt int) error {
 		switch key {
 		case "name":
 			_, err := p.value(key, &name)
@@ -87,16 +69,16 @@ func Parse(file string, data []byte) (*Topology, error) {
 				return err
 			})
 		}
-		return p.errAt(keyAt, "unknown key %q (want name, devices, links)", key)
+		return p.ErrAt(keyAt, "unknown key %q (want name, devices, links)", key)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if off := p.next(); off < len(data) {
-		return nil, p.errAt(off, "unexpected data after the topology object")
+	if off := p.Next(); off < len(data) {
+		return nil, p.ErrAt(off, "unexpected data after the topology object")
 	}
 	if !haveDevs || len(devices) == 0 {
-		return nil, p.errAt(0, "the topology has no devices")
+		return nil, p.ErrAt(0, "the topology has no devices")
 	}
 	t, err := New(name, devices, links)
 	var fe *FieldError
@@ -106,10 +88,10 @@ func Parse(file string, data []byte) (*Topology, error) {
 		if !ok {
 			off = pos.start
 		}
-		return nil, p.errAt(off, "%s", fe.Error())
+		return nil, p.ErrAt(off, "%s", fe.Error())
 	}
 	if err != nil {
-		return nil, p.errAt(0, "%v", err)
+		return nil, p.ErrAt(0, "%v", err)
 	}
 	return t, nil
 }
@@ -136,7 +118,7 @@ func (p *parser) device(what string, start int) (Device, positions, error) {
 				d.Coords = []int{} // explicit null or []: New reports the empty coordinates
 			}
 			if err == nil && slices.ContainsFunc(d.Coords, func(c int) bool { return c < 0 }) {
-				err = p.errAt(pos.field[key], "%s.coords: %v has a negative coordinate", what, d.Coords)
+				err = p.ErrAt(pos.field[key], "%s.coords: %v has a negative coordinate", what, d.Coords)
 			}
 		case "node":
 			var v any
@@ -144,16 +126,16 @@ func (p *parser) device(what string, start int) (Device, positions, error) {
 			if err == nil {
 				d.Node, err = nodeName(v)
 				if err != nil {
-					err = p.errAt(pos.field[key], "%s.node: %v", what, err)
+					err = p.ErrAt(pos.field[key], "%s.node: %v", what, err)
 				}
 			}
 		default:
-			err = p.errAt(keyAt, "%s: unknown key %q (want id, coords, node)", what, key)
+			err = p.ErrAt(keyAt, "%s: unknown key %q (want id, coords, node)", what, key)
 		}
 		return err
 	})
 	if err == nil && !haveID {
-		err = p.errAt(start, "%s: missing \"id\"", what)
+		err = p.ErrAt(start, "%s: missing \"id\"", what)
 	}
 	return d, pos, err
 }
@@ -173,13 +155,13 @@ func (p *parser) link(what string, start int) (Link, positions, error) {
 		case "kind":
 			pos.field[key], err = p.value(what+".kind", &l.Kind)
 		default:
-			err = p.errAt(keyAt, "%s: unknown key %q (want a, b, kind)", what, key)
+			err = p.ErrAt(keyAt, "%s: unknown key %q (want a, b, kind)", what, key)
 		}
 		return err
 	})
 	for _, k := range []string{"a", "b"} {
 		if err == nil && !have[k] {
-			err = p.errAt(start, "%s: missing %q", what, k)
+			err = p.ErrAt(start, "%s: missing %q", what, k)
 		}
 	}
 	return l, pos, err
@@ -199,87 +181,16 @@ func nodeName(v any) (string, error) {
 }
 
 // parser walks the JSON token stream so that every error can name the position of the element at fault.
-type parser struct {
-	file string
-	data []byte
-	dec  *json.Decoder
-}
-
-// next returns the offset where the next token starts.
-func (p *parser) next() int {
-	off := int(p.dec.InputOffset())
-	for off < len(p.data) {
-		switch p.data[off] {
-		case ' ', '\t', '\r', '\n', ',', ':':
-			off++
-			continue
-		}
-		break
-	}
-	return off
-}
-
-func (p *parser) errAt(off int, format string, args ...any) error {
-	pos := ir.PositionOf(p.data, off)
-	return &ParseError{File: p.file, Line: pos.Line, Col: pos.Col, Msg: fmt.Sprintf(format, args...)}
-}
-
-// syntaxErr places a decoder error: a syntax error at the offending byte, an early end at the end of the input.
-func (p *parser) syntaxErr(err error, off int) error {
-	var se *json.SyntaxError
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return p.errAt(len(p.data), "unexpected end of input")
-	case errors.As(err, &se):
-		// The stream decoder counts some syntax-error offsets from the start of the value it was reading; the
-		// whole-input scanner counts from the first byte and stops at the same first error.
-		if errors.As(json.Unmarshal(p.data, new(any)), &se) {
-			at := int(se.Offset) - 1
-			if word, start := nonFinite(p.data, at); word != "" {
-				return p.errAt(start, "%s is not a JSON number: a topology's numbers are finite integers", word)
-			}
-			return p.errAt(at, "%v", se)
-		}
-	}
-	return p.errAt(off, "%v", err)
-}
-
-// nonFinite returns the word NaN or Infinity (with a sign, in any case)
-// around off, which JSON lacks, and where it starts.
-func nonFinite(data []byte, off int) (string, int) {
-	isWord := func(c byte) bool { return c == '+' || c == '-' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
-	off = min(max(off, 0), len(data))
-	start, end := off, off
-	for start > 0 && isWord(data[start-1]) {
-		start--
-	}
-	for end < len(data) && isWord(data[end]) {
-		end++
-	}
-	switch strings.ToLower(strings.TrimLeft(string(data[start:end]), "+-")) {
-	case "nan", "inf", "infinity":
-		return string(data[start:end]), start
-	}
-	return "", 0
-}
-
-func (p *parser) token() (json.Token, int, error) {
-	off := p.next()
-	tok, err := p.dec.Token()
-	if err != nil {
-		return nil, off, p.syntaxErr(err, off)
-	}
-	return tok, off, nil
-}
+type parser struct{ *jsonfile.Reader }
 
 // delim reads the delimiter want ('{' or '[') or fails naming what was expected.
 func (p *parser) delim(want json.Delim, what, expect string) (int, error) {
-	tok, off, err := p.token()
+	tok, off, err := p.Token()
 	if err != nil {
 		return off, err
 	}
 	if d, ok := tok.(json.Delim); !ok || d != want {
-		return off, p.errAt(off, "%s: want %s, got %s", what, expect, jsonKind(tok))
+		return off, p.ErrAt(off, "%s: want %s, got %s", what, expect, jsonKind(tok))
 	}
 	return off, nil
 }
@@ -291,21 +202,21 @@ func (p *parser) object(what string, field func(key string, keyAt int) error) (i
 		return start, err
 	}
 	seen := map[string]bool{}
-	for p.dec.More() {
-		tok, keyAt, err := p.token()
+	for p.Dec.More() {
+		tok, keyAt, err := p.Token()
 		if err != nil {
 			return start, err
 		}
 		key := tok.(string) // inside an object the decoder only returns string keys
 		if seen[key] {
-			return start, p.errAt(keyAt, "%s: key %q repeats", what, key)
+			return start, p.ErrAt(keyAt, "%s: key %q repeats", what, key)
 		}
 		seen[key] = true
 		if err := field(key, keyAt); err != nil {
 			return start, err
 		}
 	}
-	_, _, err = p.token() // '}'
+	_, _, err = p.Token() // '}'
 	return start, err
 }
 
@@ -314,27 +225,27 @@ func (p *parser) array(what string, elem func(i, start int) error) error {
 	if _, err := p.delim('[', what, "a list"); err != nil {
 		return err
 	}
-	for i := 0; p.dec.More(); i++ {
-		if err := elem(i, p.next()); err != nil {
+	for i := 0; p.Dec.More(); i++ {
+		if err := elem(i, p.Next()); err != nil {
 			return err
 		}
 	}
-	_, _, err := p.token() // ']'
+	_, _, err := p.Token() // ']'
 	return err
 }
 
 // value decodes one value into v and returns where it starts.
 func (p *parser) value(what string, v any) (int, error) {
-	off := p.next()
-	err := p.dec.Decode(v)
+	off := p.Next()
+	err := p.Dec.Decode(v)
 	var te *json.UnmarshalTypeError
 	switch {
 	case err == nil:
 		return off, nil
 	case errors.As(err, &te):
-		return off, p.errAt(off, "%s: want %s, got %s", what, goKind(v), te.Value)
+		return off, p.ErrAt(off, "%s: want %s, got %s", what, goKind(v), te.Value)
 	}
-	return off, p.syntaxErr(err, off)
+	return off, p.SyntaxError(err, off)
 }
 
 func goKind(v any) string {

@@ -53,7 +53,7 @@ func TestParseErrors(t *testing.T) {
 		{``, "t.json:1:1: the topology is empty (want a JSON object with devices)"},
 		{`[]`, "t.json:1:1: topology: want an object, got a list"},
 		{"{\n  \"devices\": [x]\n}", "t.json:2:15: invalid character 'x' looking for beginning of value"},
-		{`{"devices": [{"id": 0}`, "t.json:1:23: unexpected end of input"},
+		{`{"devices": [{"id": 0}`, "t.json:1:23: unexpected end of the topology"},
 		{`{"devices" []}`, "t.json:1:12: invalid character '[' after object key"},
 		{`{"devices": [{"id": 0} {"id": 1}]}`, "t.json:1:24: invalid character '{' after array element"},
 		{"{\"devices\": [{\"id\": 0, \"node\": \"a\tb\"}]}", "t.json:1:34: invalid character '\\t' in string literal"},
