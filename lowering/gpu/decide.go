@@ -304,17 +304,7 @@ func (m *Machine) candidates(opts passes.Options, world int, dtype, extra string
 		if !m.Hier || (world != 4 && world != 8) {
 			continue
 		}
-		// The hierarchical kernel rounds each half's sum to the wire type:
-		// with fp that is a second rounding to a 16-bit I/O type, which
-		// --quant fp (or a forced fp) allows.
-		hier := candidate{algo: "hier", codec: c}
-		if c == "fp" && dtype != "f32" {
-			if opts.Quant != "fp" && extra != "fp" {
-				continue
-			}
-			hier.rounds = "half sums rounded to " + dtype + " by --quant fp"
-		}
-		out = append(out, hier)
+		out = append(out, candidate{algo: "hier", codec: c})
 	}
 	return out
 }
