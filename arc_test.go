@@ -357,7 +357,8 @@ func TestWriteOutputsForTheVerifier(t *testing.T) {
 		t.Fatal(err)
 	}
 	ins := modules(t, "lowering/testdata/*.mlir", "testdata/fixtures/*.mlir", "examples/*/model.mlir",
-		"ir/testdata/*.mlir", "ir/testdata/*/*.mlir", "passes/testdata/*/*.mlir", "lowering/*/testdata/*/*.mlir")
+		"ir/testdata/*.mlir", "ir/testdata/*/*.mlir", "passes/testdata/*/*.mlir", "lowering/*/testdata/*/*.mlir",
+		"testdata/exact/*/*.mlir")
 	written := 0
 	for _, path := range sortedKeys(ins) {
 		name := strings.NewReplacer("../", "", "/", "_").Replace(strings.TrimSuffix(path, ".mlir"))
