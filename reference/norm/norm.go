@@ -1,0 +1,174 @@
+// Package norm is the Go reference of arc's fused kernels: an all-reduce
+// whose result s is added to a residual x, h = x + s, and h's rows then
+// normalised by their root mean square, y = h * rsqrt(mean(h*h) + eps) * w
+// (docs/KERNELS.md). The kernels compute exactly what Apply computes, bit
+// for bit; the arithmetic is the program's own, in the program's
+// precision: h in the I/O type T, the norm in f32 (the program converts h
+// to f32, or T is f32), every operation rounded once. The one freedom arc
+// takes is the order of the additions of a row's sum of squares
+// (SumSquares), as it takes the order of the all-reduce's.
+package norm
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/arcpass/arc/abi"
+	"github.com/arcpass/arc/reference/collective"
+	"github.com/arcpass/arc/reference/num"
+)
+
+// Recipe is what the program computes after the all-reduce, with the
+// constants it names.
+type Recipe struct {
+	Row    int     // N: the row's elements, the last dimension
+	Mean   string  // "mul": sum * Scale; "div": sum / Scale (abi.NormMeans)
+	Scale  float32 // the constant of the mean (1/N or N)
+	Eps    float32 // added to the mean
+	Weight string  // "f32": y = T(z * f32(w)); "io": y = T(f32(T(z)) * f32(w)) (abi.NormWeights)
+}
+
+// Check reports a recipe the kernels do not have.
+func (rc Recipe) Check() error {
+	switch {
+	case rc.Row <= 0:
+		return fmt.Errorf("norm: a row of %d elements", rc.Row)
+	case abi.NormMean(rc.Mean) < 0:
+		return fmt.Errorf("norm: unknown mean %q (want one of %v)", rc.Mean, abi.NormMeans)
+	case abi.NormWeight(rc.Weight) < 0:
+		return fmt.Errorf("norm: unknown weight %q (want one of %v)", rc.Weight, abi.NormWeights)
+	}
+	return nil
+}
+
+func (rc Recipe) String() string {
+	return fmt.Sprintf("rmsnorm row %d, mean %s %g, eps %g, weight %s", rc.Row, rc.Mean, rc.Scale, rc.Eps, rc.Weight)
+}
+
+// Threads is the number of partial sums a row's sum of squares is split
+// into: one per thread of the kernel's block (ARC_THREADS).
+const Threads = 256
+
+// Atom is the number of consecutive elements a thread takes at a time.
+const Atom = 8
+
+// SumSquares is the sum of a row's squares in the kernels' order: the row
+// is cut into atoms of 8 elements from its start; partial t (of Threads)
+// adds, from +0, the squares of atoms t, t + Threads, t + 2 Threads, ...,
+// each atom's elements in order; then the partials are added as a tree,
+// p[t] += p[t + s] for s = 128, 64, ..., 1. Each square and each addition is
+// rounded to f32 once.
+func SumSquares(a []float32) float32 {
+	var p [Threads]float32
+	for k := 0; k*Atom < len(a); k++ {
+		t := k % Threads
+		for _, v := range a[k*Atom : min(len(a), (k+1)*Atom)] {
+			p[t] = p[t] + float32(v*v)
+		}
+	}
+	for s := Threads / 2; s >= 1; s /= 2 {
+		for t := range s {
+			p[t] = p[t] + p[t+s]
+		}
+	}
+	return p[0]
+}
+
+// RSqrt is 1/sqrt(x) correctly rounded to f32 (IEEE 754's rSqrt, CUDA's
+// __frsqrt_rn): ±0 gives ±Inf, +Inf gives +0, a negative x or NaN gives NaN.
+func RSqrt(x float32) float32 {
+	switch {
+	case x != x || x < 0:
+		return float32(math.NaN())
+	case x == 0:
+		return float32(math.Copysign(math.Inf(1), float64(x)))
+	case math.IsInf(float64(x), 1):
+		return 0
+	}
+	// Within an ulp of the result: one step to the neighbour on the right
+	// side of a midpoint m settles it, where 1/sqrt(x) > m exactly when
+	// m*m*x < 1. m has 25 significant bits, so m*m is exact in f64 and the
+	// fused multiply-add gives the exact sign (never 0: 1/sqrt(x) of an f32
+	// x is never a midpoint).
+	r := float32(1 / math.Sqrt(float64(x)))
+	above := func(m float64) float64 { return math.FMA(m*m, float64(x), -1) }
+	if up := math.Nextafter32(r, float32(math.Inf(1))); above((float64(r)+float64(up))/2) < 0 {
+		return up
+	}
+	if down := math.Nextafter32(r, 0); above((float64(r)+float64(down))/2) > 0 {
+		return down
+	}
+	return r
+}
+
+// Scalar is the row's factor rsqrt(mean + eps) for its sum of squares ss.
+func (rc Recipe) Scalar(ss float32) float32 {
+	m := float32(ss * rc.Scale)
+	if rc.Mean == "div" {
+		m = float32(ss / rc.Scale)
+	}
+	return RSqrt(float32(m + rc.Eps))
+}
+
+// Apply computes h = x + s and y = rmsnorm(h) * w for inputs of type dt
+// (little-endian buffers of whole rows; w holds one row), and each row's
+// sum of squares.
+func Apply(dt num.DType, rc Recipe, x, s, w []byte) (h, y []byte, ss []float32, err error) {
+	if err := rc.Check(); err != nil {
+		return nil, nil, nil, err
+	}
+	size := dt.Size()
+	n := len(x) / size
+	switch {
+	case !dt.Valid():
+		return nil, nil, nil, fmt.Errorf("norm: invalid dtype %v", dt)
+	case len(x) != n*size || len(s) != len(x):
+		return nil, nil, nil, fmt.Errorf("norm: %d bytes of residual and %d of sum", len(x), len(s))
+	case n%rc.Row != 0:
+		return nil, nil, nil, fmt.Errorf("norm: %d elements are not whole rows of %d", n, rc.Row)
+	case len(w) != rc.Row*size:
+		return nil, nil, nil, fmt.Errorf("norm: a weight of %d bytes for rows of %d %v", len(w), rc.Row, dt)
+	}
+	xf, sf, wf := num.Widen(dt, x), num.Widen(dt, s), num.Widen(dt, w)
+	hf := make([]float32, n)
+	for i := range hf {
+		hf[i] = num.Round(dt, float32(xf[i]+sf[i]))
+	}
+	yf := make([]float32, n)
+	rows := n / rc.Row
+	ss = make([]float32, rows)
+	for r := range rows {
+		row := hf[r*rc.Row : (r+1)*rc.Row]
+		ss[r] = SumSquares(row)
+		k := rc.Scalar(ss[r])
+		for j, a := range row {
+			z := float32(a * k)
+			if rc.Weight == "io" {
+				z = num.Round(dt, z)
+			}
+			yf[r*rc.Row+j] = num.Round(dt, float32(z*wf[j]))
+		}
+	}
+	return num.Narrow(dt, hf), num.Narrow(dt, yf), ss, nil
+}
+
+// Expected is what every rank of a fused all-reduce computes: the
+// all-reduce of inputs (collective.Expected: the same sum on every rank),
+// then Apply with the rank's own residual; the weight is the same on every
+// rank.
+func Expected(s collective.Spec, rc Recipe, inputs, residuals [][]byte, w []byte) (h, y [][]byte, err error) {
+	if len(residuals) != len(inputs) {
+		return nil, nil, fmt.Errorf("norm: %d residuals for %d inputs", len(residuals), len(inputs))
+	}
+	sum, err := collective.Expected(s, inputs)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, y = make([][]byte, len(inputs)), make([][]byte, len(inputs))
+	for r := range inputs {
+		if h[r], y[r], _, err = Apply(s.DType, rc, residuals[r], sum, w); err != nil {
+			return nil, nil, err
+		}
+	}
+	return h, y, nil
+}
