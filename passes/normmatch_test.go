@@ -1,0 +1,88 @@
+package passes
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/ir"
+)
+
+// The matcher on the cases of testdata/fuse: each file's "// fuse:" line
+// says "fused" and the recipe, or "not" and words of the reason.
+func TestMatchNormCases(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/fuse/*.mlir")
+	if len(files) == 0 {
+		t.Fatal("no cases in testdata/fuse")
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want string
+			for _, line := range strings.Split(string(src), "\n") {
+				if w, ok := strings.CutPrefix(line, "// fuse: "); ok {
+					want = w
+				}
+			}
+			m, err := ir.ParseModule(path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := m.Collectives()
+			if err != nil || len(cs) == 0 {
+				t.Fatalf("no collective: %v", err)
+			}
+			fz, why := MatchNorm(m, cs[0].Op)
+			got := "not " + why
+			if fz != nil {
+				r := fz.Recipe
+				got = fmt.Sprintf("fused mean %s %g eps %g weight %s", r.Mean, r.Scale, r.Eps, r.Weight)
+			}
+			if fused := strings.HasPrefix(want, "fused"); fused != (fz != nil) || fused && got != want || !fused && !strings.Contains(got, strings.TrimPrefix(want, "not ")) {
+				t.Errorf("got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// The gomlx llama example: the residual add and RMSNorm after each of its
+// four all-reduces, every op of the norm but the shared constants.
+func TestMatchNormGomlxLlama(t *testing.T) {
+	src, err := os.ReadFile("../examples/llama/model.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ir.ParseModule("model.mlir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := m.Collectives()
+	fused := 0
+	for _, c := range cs {
+		fz, why := MatchNorm(m, c.Op)
+		if fz == nil {
+			t.Errorf("%v: not fused: %s", c.Pos, why)
+			continue
+		}
+		fused++
+		if r := fz.Recipe; r.Row != 8192 || r.Mean != "mul" || r.Scale != 1.0/8192 || r.Eps != float32(9.999999747378752e-06) || r.Weight != "f32" {
+			t.Errorf("%v: recipe %v", c.Pos, r)
+		}
+		if len(fz.Ops) != 16 || !strings.Contains(m.Text(fz.Ops[0]), "stablehlo.add") || fz.Y != strings.Fields(m.Text(fz.Ops[15]))[0] {
+			t.Errorf("%v: %d ops, from %q", c.Pos, len(fz.Ops), m.Text(fz.Ops[0]))
+		}
+		for _, op := range fz.Ops {
+			if strings.Contains(m.Text(op), "stablehlo.constant") {
+				t.Errorf("%v: removes a constant: %s", c.Pos, m.Text(op))
+			}
+		}
+	}
+	if fused != 4 {
+		t.Errorf("%d of %d all-reduces fused, want 4", fused, len(cs))
+	}
+}
