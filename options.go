@@ -32,6 +32,10 @@ type Options struct {
 	MinBytes       int64    // all-reduces smaller than this stay native (0: no bound)
 	MaxBytes       int64    // all-reduces larger than this stay native (0: no bound)
 	Force          []string // per-row overrides, "INDEX=LOWERING[:CODEC]" or "all=LOWERING[:CODEC]"
+	// Fuse is "" or "true" (the default: the residual add and RMSNorm
+	// after an all-reduce run in arc's kernel where it pays, exact but for
+	// the order of the norm's sum), or "false", which keeps them apart.
+	Fuse string
 	// DeviceAssignment maps the module's replicas and partitions to PJRT
 	// global device ids: "a,b;c,d" lists replica 0's partitions, then
 	// replica 1's. "" assumes XLA's default assignment.
@@ -143,6 +147,24 @@ var Settings = []Setting{
 		Usage: "send bf16 through the fp codec as f16 scaled per block, as QuickReduce casts (ROCm; off by default: the sums then round twice)",
 		field: func(o *Options) any { return &o.CastBF16ToFP16 },
 		apply: pass(func(o *Options, po *passes.Options) { po.CastBF16ToFP16 = o.CastBF16ToFP16 })},
+	{Name: "fuse", Env: "ARC_FUSE", Value: "BOOL",
+		Usage: "run the residual add and RMSNorm after an all-reduce in arc's kernel where it pays (exact but for the order of the norm's sum; default true); false keeps them apart",
+		field: func(o *Options) any { return &o.Fuse },
+		parse: func(v string) (string, error) {
+			b, err := ParseBool(v)
+			return strconv.FormatBool(b), err
+		},
+		apply: func(o *Options, st *passes.State, _ *passes.Pipeline) error {
+			if o.Fuse == "" {
+				return nil
+			}
+			b, err := ParseBool(o.Fuse)
+			if err != nil {
+				return fmt.Errorf("--fuse %q: %v", o.Fuse, err)
+			}
+			st.Options.NoFuse = !b
+			return nil
+		}},
 	{Name: "min-bytes", Env: "ARC_MIN_BYTES", Kind: Bytes, Value: "BYTES",
 		Usage: "keep all-reduces smaller than this native (4096, 64K, 16M)",
 		field: func(o *Options) any { return &o.MinBytes },

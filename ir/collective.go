@@ -296,6 +296,9 @@ func readArcCall(c *Collective, attrs []Attr, errAt func(string, ...any) error) 
 		c.Groups = append(c.Groups, ids[i:i+world])
 	}
 	c.GroupSpelling = "dense"
+	if err := readNormCall(c, a.Config, errAt); err != nil {
+		return err
+	}
 	// The handler runs what the config names: a call naming no kernel, or
 	// groups and devices that disagree, would fail only at run time.
 	if err := abi.CheckKernel(a.Config["algo"], a.Codec, world); err != nil {

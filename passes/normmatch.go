@@ -19,6 +19,7 @@ import (
 // or after the convert back.
 type NormFusion struct {
 	AllReduce *ir.Op
+	At        *ir.Op        // the residual add, whose place the fused call takes
 	Type      ir.TensorType // the sum's, the residual's, h's and y's type
 	Residual  string        // x, as the add spells it
 	Weight    string        // w: Row elements of T, as the program defines them
@@ -210,7 +211,7 @@ func (f *flow) match(ar *ir.Op) (*NormFusion, string) {
 	if add.kind != "add" || other(add, sum) == "" || !sameType(add.out, t) {
 		return nil, fmt.Sprintf("the sum %s is read by %s, not a residual add of its type", sum, add.op.Name)
 	}
-	fz.Residual, fz.H = other(add, sum), add.result
+	fz.Residual, fz.H, fz.At = other(add, sum), add.result, add.op
 	f.removed[add.op] = true
 
 	// a = f32(h), unless T is f32
@@ -378,7 +379,7 @@ func (f *flow) match(ar *ir.Op) (*NormFusion, string) {
 		return nil, fmt.Sprintf("%s where the norm multiplies by its weight", next.op.Name)
 	}
 	fz.Y = last.result
-	if wt, ok := f.typeOf(fz.Weight); ok {
+	if wt, ok := f.argOrTypeOf(fz.Weight); ok {
 		fz.WeightType = wt
 	}
 

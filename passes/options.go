@@ -39,6 +39,9 @@ type Options struct {
 	// DeviceCoords places devices on the machine's mesh (nil: the target's
 	// own numbering).
 	DeviceCoords map[int64][]int
+	// NoFuse keeps the work after an all-reduce out of arc's kernels
+	// (--fuse=false; FusePass).
+	NoFuse bool
 }
 
 // Quants lists the values --quant accepts.

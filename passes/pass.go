@@ -68,12 +68,16 @@ func (p funcPass) Requires() []string { return p.requires }
 func (p funcPass) Run(s *State) error { return p.run(s) }
 
 // Passes is the pass table of a target, in order: the passes every target
-// runs, with the target's lowering pass in its place. A target without a
+// runs, with the target's lowering pass in its place, and fuse before it
+// for a target with fused kernels (NormFuser). A target without a
 // lowering pass (none) decides nothing, so it runs no selection either.
 func Passes(t Target) []Pass {
 	lower := t.Lower()
 	if lower == nil {
 		return []Pass{AnalysePass, VerifyPass}
+	}
+	if _, ok := t.(NormFuser); ok {
+		return []Pass{AnalysePass, SelectPass, FusePass, lower, VerifyPass}
 	}
 	return []Pass{AnalysePass, SelectPass, lower, VerifyPass}
 }

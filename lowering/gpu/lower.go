@@ -44,7 +44,11 @@ func Lower(s *passes.State) error {
 		}
 	}
 	for _, op := range order { // source order: a value's definition comes before its uses
-		if err := l.lowerOp(op, byOp[op]); err != nil {
+		lower := l.lowerOp
+		if fuse, _ := passes.Fused(m, op); fuse != "" {
+			lower = l.lowerFused
+		}
+		if err := lower(op, byOp[op]); err != nil {
 			return err
 		}
 	}

@@ -181,3 +181,30 @@ func maxOf(v []float64) float64 {
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// The fused kernels (the all-reduce, the residual add and the RMSNorm in one
+// kernel) against the all-reduce followed by the norm as a kernel of its
+// own. Estimates until kbench's fused mode measures them (docs/KERNELS.md).
+const (
+	// NormLaunchUS is a separate norm kernel's fixed cost: a launch and a
+	// pass that cannot start before the all-reduce's kernel ends.
+	NormLaunchUS = 3.0
+	// normHbmGBps is the memory rate the norm's passes reach.
+	normHbmGBps = 3000.0
+	// fusedBarrierUS is the fused kernel's wait for all its blocks (each
+	// holds segments of rows) before it scales the rows.
+	fusedBarrierUS = 1.0
+)
+
+// NormSeparateUS is the norm's own kernel after an all-reduce of bytes: it
+// reads the sum, the residual and the weight and writes h and y.
+func NormSeparateUS(bytes int64) float64 {
+	return NormLaunchUS + 5*float64(bytes)/(normHbmGBps*1e3)
+}
+
+// NormFusedUS is what the norm adds to the all-reduce's kernel: the
+// residual read, h and y written, h read back, and the wait for the rank's
+// blocks between the sums of squares and the scaling.
+func NormFusedUS(bytes int64) float64 {
+	return fusedBarrierUS + 4*float64(bytes)/(normHbmGBps*1e3)
+}

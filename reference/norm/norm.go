@@ -45,33 +45,44 @@ func (rc Recipe) String() string {
 	return fmt.Sprintf("rmsnorm row %d, mean %s %g, eps %g, weight %s", rc.Row, rc.Mean, rc.Scale, rc.Eps, rc.Weight)
 }
 
-// Threads is the number of partial sums a row's sum of squares is split
-// into: one per thread of the kernel's block (ARC_THREADS).
+// Threads is the number of partial sums a segment's sum of squares is
+// split into: one per thread of the kernel's block (ARC_THREADS).
 const Threads = 256
 
-// Atom is the number of consecutive elements a thread takes at a time.
-const Atom = 8
+// Atom is the number of consecutive elements a thread takes at a time, and
+// Segment the elements of a row a kernel block takes at a time: one atom
+// per thread.
+const (
+	Atom    = 8
+	Segment = Threads * Atom
+)
 
 // SumSquares is the sum of a row's squares in the kernels' order: the row
-// is cut into atoms of 8 elements from its start; partial t (of Threads)
-// adds, from +0, the squares of atoms t, t + Threads, t + 2 Threads, ...,
-// each atom's elements in order; then the partials are added as a tree,
-// p[t] += p[t + s] for s = 128, 64, ..., 1. Each square and each addition is
-// rounded to f32 once.
+// is cut into segments of 2048 elements from its start (the last may be
+// short), each segment into atoms of 8; partial t of a segment adds, from
+// +0, the squares of atom t's elements in order; the segment's partials
+// are added as a tree, p[t] += p[t + s] for s = 128, 64, ..., 1; the
+// segments' sums are added from +0 in order. Each square and each
+// addition is rounded to f32 once. Segments of one row may be reduced by
+// different kernel blocks: the order is the same.
 func SumSquares(a []float32) float32 {
-	var p [Threads]float32
-	for k := 0; k*Atom < len(a); k++ {
-		t := k % Threads
-		for _, v := range a[k*Atom : min(len(a), (k+1)*Atom)] {
-			p[t] = p[t] + float32(v*v)
+	var total float32
+	for q := 0; q*Segment < len(a); q++ {
+		seg := a[q*Segment : min(len(a), (q+1)*Segment)]
+		var p [Threads]float32
+		for k := 0; k*Atom < len(seg); k++ {
+			for _, v := range seg[k*Atom : min(len(seg), (k+1)*Atom)] {
+				p[k] = p[k] + float32(v*v)
+			}
 		}
-	}
-	for s := Threads / 2; s >= 1; s /= 2 {
-		for t := range s {
-			p[t] = p[t] + p[t+s]
+		for s := Threads / 2; s >= 1; s /= 2 {
+			for t := range s {
+				p[t] = p[t] + p[t+s]
+			}
 		}
+		total = total + p[0]
 	}
-	return p[0]
+	return total
 }
 
 // RSqrt is 1/sqrt(x) correctly rounded to f32 (IEEE 754's rSqrt, CUDA's

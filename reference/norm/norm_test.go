@@ -96,13 +96,15 @@ func TestSumSquaresOrder(t *testing.T) {
 	if SumSquares(row) == fold(row) {
 		t.Errorf("16 elements: the test row does not tell the orders apart")
 	}
-	// Atom 256 joins partial 0 after atom 0, before the tree: a row of
-	// 257 atoms whose other atoms are zero.
+	// Atom 256 starts the second segment: its sum is added to the first's.
 	row = make([]float32, 8*257)
 	copy(row, orderRow(8))
 	copy(row[8*256:], orderRow(8)[1:])
-	if got, want := SumSquares(row), fold(append(orderRow(8), orderRow(8)[1:]...)); got != want {
-		t.Errorf("atoms 0 and 256: %g, want their left fold %g", got, want)
+	if got, want := SumSquares(row), fold(orderRow(8))+fold(orderRow(8)[1:]); got != want {
+		t.Errorf("atoms 0 and 256: %g, want segment 0's sum + segment 1's %g", got, want)
+	}
+	if SumSquares(row) == fold(append(orderRow(8), orderRow(8)[1:]...)) {
+		t.Errorf("atoms 0 and 256: the test row does not tell the orders apart")
 	}
 	// A short last atom: its missing elements add nothing.
 	row = orderRow(13)
