@@ -661,8 +661,77 @@ extern "C" int arc_comm_status(arc_comm *comm) {
   return check_records(comm);
 }
 
+static int launch(arc_comm *comm, int rank, const void *in, void *out, size_t count, arc_dtype dtype, arc_algo algo,
+                  arc_codec codec, int flags, const arc_norm *norm, void *stream);
+
 extern "C" int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out, size_t count, arc_dtype dtype,
                              arc_algo algo, arc_codec codec, int flags, void *stream) {
+  return launch(comm, rank, in, out, count, dtype, algo, codec, flags, nullptr, stream);
+}
+
+extern "C" int arc_allreduce_norm(arc_comm *comm, int rank, const void *in, void *out, size_t count, arc_dtype dtype,
+                                  arc_algo algo, arc_codec codec, int flags, const arc_norm *norm, void *stream) {
+  if (norm == nullptr) return fail(ARC_ERR_INVALID, "arc_allreduce_norm: null norm");
+  return launch(comm, rank, in, out, count, dtype, algo, codec, flags, norm, stream);
+}
+
+/* The fused kernels' checks and grid (arc_fused.cu): the norm's arguments,
+ * and that a block's share of the call's segments fits its region. */
+static int plan_norm(const arc_comm *comm, const arc_norm *norm, size_t count, uint64_t es, arc_algo algo,
+                     arc_codec codec, const void *in, const void *out, KernelArgs *a, uint64_t *work) {
+  const uint64_t N = norm->row, seg = ARC_TILE_ELEMS;
+  if (algo != ARC_ONESHOT && algo != ARC_TWOSHOT) return fail(ARC_ERR_UNSUPPORTED, "the fused kernels are oneshot and twoshot");
+  if (N == 0 || count % N != 0)
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: " + std::to_string(count) + " elements are not whole rows of " + std::to_string(N));
+  if (N * es > 64 * 1024) return fail(ARC_ERR_UNSUPPORTED, "arc_allreduce_norm: rows longer than 64 KiB");
+  if (algo == ARC_TWOSHOT && N % 32 != 0)
+    return fail(ARC_ERR_UNSUPPORTED, "arc_allreduce_norm: twoshot needs rows of a multiple of 32 elements");
+  if (norm->mean != ARC_NORM_MEAN_MUL && norm->mean != ARC_NORM_MEAN_DIV)
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: unknown mean");
+  if (norm->weight_mode != ARC_NORM_WEIGHT_F32 && norm->weight_mode != ARC_NORM_WEIGHT_IO)
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: unknown weight placement");
+  if (count == 0) return ARC_OK;
+  if (norm->residual == nullptr || norm->weight == nullptr || norm->y == nullptr)
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: null residual, weight or y");
+  if (out == in || out == norm->residual || out == norm->y || norm->y == in)
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: h and y must not alias the input, the residual or each other");
+  const uint64_t Q = cdiv_h(N, seg), R = count / N, W = comm->world, G = comm->grid;
+  uint64_t per_block, cap;
+  if (algo == ARC_ONESHOT) {
+    *work = R * Q;
+    const uint64_t slot = cdiv_h(N < seg ? N : seg, 8) * 8 * es;
+    per_block = cdiv_h(*work, G) * slot;
+    cap = comm->one.one_cap;
+  } else {
+    *work = cdiv_h(R, W) * Q; /* the most segments one rank owns */
+    per_block = cdiv_h(*work, G) * (uint64_t)ARC_TILE_ELEMS * es; /* the largest tile: fp's */
+    cap = comm->two.cap;
+  }
+  (void)codec;
+  if (per_block > cap || cdiv_h(R * Q, G) * 4 > cap)
+    return fail(ARC_ERR_TOO_LARGE, "arc_allreduce_norm: " + std::to_string(R) + " rows of " + std::to_string(N) +
+                                       " elements do not fit the communicator's max_bytes " + std::to_string(comm->max_bytes));
+  a->norm.res = norm->residual;
+  a->norm.w = norm->weight;
+  a->norm.y = norm->y;
+  a->norm.row = N;
+  a->norm.scale = norm->scale;
+  a->norm.eps = norm->eps;
+  a->norm.mean = norm->mean;
+  a->norm.wmode = norm->weight_mode;
+  auto aligned = [](const void *p) { return (uintptr_t)p % 16 == 0; };
+  a->vec = a->vec && aligned(norm->residual) && aligned(norm->weight) && aligned(norm->y) && N % 8 == 0;
+  uint32_t sbits, ebits;
+  memcpy(&sbits, &norm->scale, 4);
+  memcpy(&ebits, &norm->eps, 4);
+  const uint32_t h = fingerprint_hash((uint32_t)N ^ sbits * 3u, ebits ^ (uint32_t)norm->mean << 1 ^ (uint32_t)norm->weight_mode);
+  a->desc_z |= ARC_DESC_FUSED | (h & 0x7Fu) << 25;
+  a->desc_hash = fingerprint_hash(a->desc_y, a->desc_z);
+  return ARC_OK;
+}
+
+static int launch(arc_comm *comm, int rank, const void *in, void *out, size_t count, arc_dtype dtype, arc_algo algo,
+                  arc_codec codec, int flags, const arc_norm *norm, void *stream) {
   if (comm == nullptr) return fail(ARC_ERR_INVALID, "arc_allreduce: null communicator");
   if (rank < 0 || rank >= comm->world) return fail(ARC_ERR_INVALID, "arc_allreduce: rank out of range");
   if (comm->dev[rank] < 0)
@@ -730,6 +799,8 @@ extern "C" int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out
     a.lay = comm->hier;
     work = cdiv_h(cdiv_h(nb, W / 2), ARC_TILE_BLOCKS);
   }
+  if (norm != nullptr) TRY(plan_norm(comm, norm, count, es, algo, codec, in, out, &a, &work));
+  if (work == 0) work = 1;
   const int blocks = (int)(work < (uint64_t)comm->grid ? work : (uint64_t)comm->grid);
   DeviceGuard guard;
   return arc_dev_launch(comm->dev[rank], algo, dtype, codec, cast, a, blocks, stream);

@@ -235,10 +235,12 @@ int arc_dev_preload(int dev) {
   memset(&none, 0, sizeof none);
   for (int dt = ARC_F16; dt <= ARC_F32; dt++) {
     CHECK(arc_launch_oneshot(dt, none, 0, nullptr));
+    CHECK(arc_launch_fused(ARC_ONESHOT, dt, ARC_CODEC_NONE, false, none, 0, nullptr));
     for (int codec = ARC_CODEC_FP; codec <= ARC_CODEC_FP8; codec++)
       for (int cast = 0; cast <= (dt == ARC_BF16 && codec == ARC_CODEC_FP); cast++) {
         CHECK(arc_launch_twoshot(dt, codec, cast != 0, none, 0, nullptr));
         CHECK(arc_launch_hier(dt, codec, cast != 0, none, 0, nullptr));
+        CHECK(arc_launch_fused(ARC_TWOSHOT, dt, codec, cast != 0, none, 0, nullptr));
       }
   }
   return ARC_OK;
@@ -250,7 +252,9 @@ int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const Ker
   CHECK(gpuSetDevice(dev));
   gpuStream_t s = (gpuStream_t)stream;
   gpuError_t err;
-  if (algo == ARC_ONESHOT)
+  if (a.norm.y != nullptr)
+    err = arc_launch_fused(algo, dtype, codec, cast, a, blocks, s);
+  else if (algo == ARC_ONESHOT)
     err = arc_launch_oneshot(dtype, a, blocks, s);
   else if (algo == ARC_TWOSHOT)
     err = arc_launch_twoshot(dtype, codec, cast, a, blocks, s);

@@ -109,6 +109,32 @@ int arc_comm_create_config(arc_comm **comm, const arc_comm_config *config);
 int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out, size_t count, arc_dtype dtype,
                   arc_algo algo, arc_codec codec, int flags, void *stream);
 
+/* The fused kernels: the all-reduce, then h = residual + sum and each row's
+ * RMSNorm, y = h * rsqrt(mean(h*h) + eps) * weight, in one kernel
+ * (docs/KERNELS.md; reference/norm is the arithmetic, bit for bit). h is in
+ * the I/O type, the norm in f32; the mean is the row's sum of squares times
+ * or divided by scale; the weight is applied in f32 before the convert back
+ * (ARC_NORM_WEIGHT_F32) or after it, in the I/O type (ARC_NORM_WEIGHT_IO). */
+typedef enum { ARC_NORM_MEAN_MUL = 0, ARC_NORM_MEAN_DIV = 1 } arc_norm_mean;
+typedef enum { ARC_NORM_WEIGHT_F32 = 0, ARC_NORM_WEIGHT_IO = 1 } arc_norm_weight;
+
+typedef struct arc_norm {
+  const void *residual; /* count elements of the I/O type, on the rank's device */
+  const void *weight;   /* row elements of the I/O type */
+  void *y;              /* count elements: the normalised rows */
+  size_t row;           /* elements of a row (the last dimension): count % row == 0; oneshot: row
+                           bytes <= 64 KiB; twoshot: also row % 32 == 0 (rows are owned by one rank) */
+  arc_norm_mean mean;
+  float scale, eps;
+  arc_norm_weight weight_mode;
+} arc_norm;
+
+/* arc_allreduce_norm is arc_allreduce (oneshot or twoshot) that writes h =
+ * residual + sum to out and the normalised rows to norm->y, on every rank
+ * with its own residual. out must not alias in, the residual or y. */
+int arc_allreduce_norm(arc_comm *comm, int rank, const void *in, void *out, size_t count, arc_dtype dtype,
+                       arc_algo algo, arc_codec codec, int flags, const arc_norm *norm, void *stream);
+
 /* arc_comm_destroy waits for the communicator's devices, and with ranks in
  * other processes closes their memory and waits (briefly) for them to close
  * this process's before it frees it. */

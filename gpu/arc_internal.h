@@ -60,7 +60,21 @@ struct KernelLayout {
 
 /* Words of a rank's device state (KernelArgs::state): failed is set once,
  * by the rank's first block that gives up or adopts a peer's failure. */
-enum { ARC_ST_FAILED = 0, ARC_ST_WORDS = 4 };
+enum { ARC_ST_FAILED = 0, ARC_ST_BAR_COUNT = 1, ARC_ST_BAR_GEN = 2, ARC_ST_WORDS = 4 };
+
+/* The fused kernels' norm (arc_fused.cu; arc_gpu.h's arc_norm): out is h,
+ * y the normalised rows; null y: no norm. */
+struct NormArgs {
+  const void *res, *w;
+  void *y;
+  uint64_t row;  /* elements of a row */
+  float scale, eps;
+  int mean, wmode; /* arc_norm_mean, arc_norm_weight */
+};
+
+/* Bit 24 of a call's header word z marks a fused call, bits 25-31 hash its
+ * norm (row, mean, weight, constants): ranks that fuse differently differ. */
+#define ARC_DESC_FUSED (1u << 24)
 
 struct KernelArgs {
   const void *in;
@@ -78,6 +92,7 @@ struct KernelArgs {
   char *x[ARC_MAX_WORLD];     /* every rank's exchange memory */
   uint32_t *f[ARC_MAX_WORLD]; /* every rank's flags */
   KernelLayout lay;
+  NormArgs norm;
 };
 
 /* ---- the device runtime (arc_gpu.cu) ----
@@ -127,6 +142,8 @@ int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const Ker
 gpuError_t arc_launch_oneshot(int dtype, const KernelArgs &a, int blocks, gpuStream_t s);
 gpuError_t arc_launch_twoshot(int dtype, int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s);
 gpuError_t arc_launch_hier(int dtype, int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s);
+/* The fused kernels (arc_fused.cu): oneshot or twoshot, then the norm of a.norm. */
+gpuError_t arc_launch_fused(int algo, int dtype, int codec, bool cast, const KernelArgs &a, int blocks, gpuStream_t s);
 #endif
 
 #endif

@@ -7,8 +7,9 @@ import (
 )
 
 // The fuse pass's decision, on each all-reduce that runs one of arc's
-// kernels: arc.fuse = "rmsnorm" when the kernel also does the residual add
-// and RMSNorm that follow (MatchNorm), and arc.fuse_reason, why or why not.
+// kernels and whose sum a residual add reads: arc.fuse = "rmsnorm" when
+// the kernel also does that add and the RMSNorm that follows (MatchNorm),
+// else "none"; arc.fuse_reason says why or why not.
 const (
 	AttrFuse       = "arc.fuse"
 	AttrFuseReason = "arc.fuse_reason"
@@ -49,11 +50,12 @@ var FusePass = Func("fuse", []string{"select"}, func(s *State) error {
 		if _, done := m.Attr(c.Op, AttrFuse); done {
 			continue
 		}
+		fz, miss, near := MatchNorm(m, c.Op)
+		if len(rows) != 1 || fz == nil && !near {
+			continue // no residual add follows: nothing to say
+		}
 		fuse, why := "none", ""
-		fz, miss := MatchNorm(m, c.Op)
 		switch {
-		case len(rows) != 1:
-			why = "an all-reduce of several operands is not fused"
 		case fz == nil:
 			why = "not fused: " + miss
 		case s.Options.NoFuse:

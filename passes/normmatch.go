@@ -37,12 +37,13 @@ type NormFusion struct {
 
 // MatchNorm reads what the program does with the result of the all-reduce
 // op: a NormFusion when it is the residual add and RMSNorm, exactly; else
-// nil and why not, in words. Every value the fusion removes must be read
-// by the fusion's own ops only (h may be read anywhere: the kernel writes
-// it too).
-func MatchNorm(m *ir.Module, op *ir.Op) (*NormFusion, string) {
+// nil and why not, in words, and whether a residual add follows (a near
+// miss, worth saying). Every value the fusion removes must be read by the
+// fusion's own ops only (h may be read anywhere: the kernel writes it too).
+func MatchNorm(m *ir.Module, op *ir.Op) (fz *NormFusion, why string, near bool) {
 	f := newFlow(m, op.Parent)
-	return f.match(op)
+	fz, why = f.match(op)
+	return fz, why, fz == nil && f.added
 }
 
 // flow is the def-use of one block: the values its ops define and the ops
@@ -55,6 +56,7 @@ type flow struct {
 	readers map[string][]*ir.Op
 	pos     map[*ir.Op]int
 	removed map[*ir.Op]bool
+	added   bool // a residual add reads the sum
 	// maybe are ops that go with the fusion if only removed ops read them:
 	// the weight's reshapes and converts, the broadcasts of constants.
 	maybe []*ir.Op
@@ -204,6 +206,9 @@ func (f *flow) match(ar *ir.Op) (*NormFusion, string) {
 	fz := &NormFusion{AllReduce: ar, Type: t, Recipe: norm.Recipe{Row: int(t.Shape[len(t.Shape)-1])}}
 
 	// h = x + s
+	for _, r := range f.readers[sum] {
+		f.added = f.added || strings.TrimPrefix(r.Name, "stablehlo.") == "add"
+	}
 	add, why := f.reader(sum, "the sum")
 	if why != "" {
 		return nil, why

@@ -37,7 +37,10 @@ func TestMatchNormCases(t *testing.T) {
 			if err != nil || len(cs) == 0 {
 				t.Fatalf("no collective: %v", err)
 			}
-			fz, why := MatchNorm(m, cs[0].Op)
+			fz, why, near := MatchNorm(m, cs[0].Op)
+			if fz == nil && !near {
+				t.Errorf("no residual add found before: %s", why)
+			}
 			got := "not " + why
 			if fz != nil {
 				r := fz.Recipe
@@ -64,7 +67,7 @@ func TestMatchNormGomlxLlama(t *testing.T) {
 	cs, _ := m.Collectives()
 	fused := 0
 	for _, c := range cs {
-		fz, why := MatchNorm(m, c.Op)
+		fz, why, _ := MatchNorm(m, c.Op)
 		if fz == nil {
 			t.Errorf("%v: not fused: %s", c.Pos, why)
 			continue

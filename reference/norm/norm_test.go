@@ -14,7 +14,7 @@ import (
 	"github.com/arcpass/arc/reference/num"
 )
 
-var update = flag.Bool("update", false, "rewrite reference/testdata/norm.golden")
+var update = flag.Bool("update", false, "rewrite reference/testdata/norm/cases.golden")
 
 // exactRSqrt is 1/sqrt(x) to 200 bits, rounded once to f32.
 func exactRSqrt(x float32) float32 {
@@ -289,7 +289,7 @@ func goldenCases(t *testing.T) []Case {
 
 func TestGolden(t *testing.T) {
 	cases := goldenCases(t)
-	path := filepath.Join("..", "testdata", "norm.golden")
+	path := filepath.Join("..", "testdata", "norm", "cases.golden")
 	var buf bytes.Buffer
 	if err := WriteGolden(&buf, cases); err != nil {
 		t.Fatal(err)
