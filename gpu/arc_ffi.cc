@@ -50,6 +50,10 @@ struct call_config {
   int64_t world = 0;
   std::vector<int64_t> groups, devices;
   bool have_algo = false, have_codec = false, have_world = false, have_groups = false, have_devices = false;
+  // the fused form: norm = "rmsnorm" and its recipe
+  bool norm = false;
+  arc_norm rms = {};
+  int have_norm_keys = 0;  // of row, mean, scale, eps, weight
 };
 
 arc_xla_error *fail(const arc_xla_api *api, int code, const char *fmt, ...) {
@@ -116,6 +120,15 @@ bool lookup(const char *const *names, int n, const std::string &s, E *out) {
 const char *const kAlgos[] = {"oneshot", "twoshot", "hier"};
 const char *const kCodecs[] = {"none", "fp", "int8", "int6", "int4", "int4r", "fp8"};
 const char *const kLinks[] = {"peer", "host"};
+const char *const kNormMeans[] = {"mul", "div"};
+const char *const kNormWeights[] = {"f32", "io"};
+
+bool read_f32(const void *value, float *f) {
+  const auto *sc = static_cast<const arc_xla_scalar *>(value);
+  if (sc->dtype != ARC_XLA_F32) return false;
+  std::memcpy(f, sc->value, 4);
+  return true;
+}
 
 std::string read_ids(const arc_xla_attrs &attrs, int64_t i, const std::string &key, std::vector<int64_t> *out) {
   if (attrs.types[i] != ARC_XLA_ATTR_ARRAY) return "attribute " + key + " must be an integer array";
@@ -153,6 +166,25 @@ std::string parse_attrs(const arc_xla_attrs &attrs, call_config *c) {
         c->world = v;
         c->have_world = true;
       }
+    } else if (key == "norm" || key == "mean" || key == "weight") {
+      if (type != ARC_XLA_ATTR_STRING) return "attribute " + key + " must be a string";
+      const std::string v = span_str(static_cast<const arc_xla_byte_span *>(value));
+      bool ok = key == "norm"   ? (c->norm = v == "rmsnorm")
+                : key == "mean" ? lookup(kNormMeans, 2, v, &c->rms.mean)
+                                : lookup(kNormWeights, 2, v, &c->rms.weight_mode);
+      if (!ok) return "unknown " + key + " \"" + v + "\"";
+      if (key != "norm") c->have_norm_keys++;
+    } else if (key == "scale" || key == "eps") {
+      if (type != ARC_XLA_ATTR_SCALAR || !read_f32(value, key == "scale" ? &c->rms.scale : &c->rms.eps))
+        return "attribute " + key + " must be an f32";
+      c->have_norm_keys++;
+    } else if (key == "row") {
+      int64_t v;
+      if (type != ARC_XLA_ATTR_SCALAR) return "attribute row must be an integer";
+      const auto *sc = static_cast<const arc_xla_scalar *>(value);
+      if (!read_int(sc->dtype, sc->value, 0, &v) || v <= 0) return "attribute row must be a positive integer";
+      c->rms.row = static_cast<size_t>(v);
+      c->have_norm_keys++;
     } else if (key == "groups") {
       std::string bad = read_ids(attrs, i, key, &c->groups);
       if (!bad.empty()) return bad;
@@ -169,6 +201,7 @@ std::string parse_attrs(const arc_xla_attrs &attrs, call_config *c) {
   if (!c->have_world || c->world < 1 || c->world > 64) return "missing or bad attribute world";
   if (!c->have_groups || c->groups.empty() || c->groups.size() % c->world != 0)
     return "attribute groups must hold whole groups of world ids";
+  if (c->norm && c->have_norm_keys != 5) return "the fused call needs row, mean, scale, eps and weight";
   if (c->have_devices && c->devices.size() != c->groups.size())
     return "attribute devices must list as many ids as groups (" + std::to_string(c->groups.size()) + "), got " +
            std::to_string(c->devices.size());
@@ -479,10 +512,15 @@ extern "C" XLA_FFI_Error *arc_ffi_allreduce(XLA_FFI_CallFrame *opaque) {
   std::string bad = parse_attrs(frame->attrs, &c);
   if (!bad.empty()) return fail(api, ARC_XLA_INVALID_ARGUMENT, "%s", bad.c_str());
 
-  if (frame->args.size != 1 || frame->args.types[0] != ARC_XLA_ARG_BUFFER || frame->rets.size != 1 ||
-      frame->rets.types[0] != ARC_XLA_RET_BUFFER)
-    return fail(api, ARC_XLA_INVALID_ARGUMENT, "expects one buffer operand and one buffer result, got %lld and %lld",
-                static_cast<long long>(frame->args.size), static_cast<long long>(frame->rets.size));
+  // One operand and one result; the fused form: operand, residual, weight -> h, y.
+  const int64_t nargs = c.norm ? 3 : 1, nrets = c.norm ? 2 : 1;
+  bool buffers = frame->args.size == nargs && frame->rets.size == nrets;
+  for (int64_t i = 0; buffers && i < nargs; i++) buffers = frame->args.types[i] == ARC_XLA_ARG_BUFFER;
+  for (int64_t i = 0; buffers && i < nrets; i++) buffers = frame->rets.types[i] == ARC_XLA_RET_BUFFER;
+  if (!buffers)
+    return fail(api, ARC_XLA_INVALID_ARGUMENT, "expects %lld buffer operand(s) and %lld buffer result(s), got %lld and %lld",
+                static_cast<long long>(nargs), static_cast<long long>(nrets), static_cast<long long>(frame->args.size),
+                static_cast<long long>(frame->rets.size));
   const auto *in = static_cast<const arc_xla_buffer *>(frame->args.args[0]);
   const auto *out = static_cast<const arc_xla_buffer *>(frame->rets.rets[0]);
   arc_dtype dtype;
@@ -491,6 +529,17 @@ extern "C" XLA_FFI_Error *arc_ffi_allreduce(XLA_FFI_CallFrame *opaque) {
   const size_t count = elements(in);
   if (out->dtype != in->dtype || elements(out) != count)
     return fail(api, ARC_XLA_INVALID_ARGUMENT, "result type differs from the operand's");
+  if (c.norm) {
+    const auto *res = static_cast<const arc_xla_buffer *>(frame->args.args[1]);
+    const auto *w = static_cast<const arc_xla_buffer *>(frame->args.args[2]);
+    const auto *y = static_cast<const arc_xla_buffer *>(frame->rets.rets[1]);
+    if (res->dtype != in->dtype || elements(res) != count || y->dtype != in->dtype || elements(y) != count ||
+        w->dtype != in->dtype || elements(w) != c.rms.row)
+      return fail(api, ARC_XLA_INVALID_ARGUMENT, "the fused call's residual, weight or y differ from its types");
+    c.rms.residual = res->data;
+    c.rms.weight = w->data;
+    c.rms.y = y->data;
+  }
 
   arc_xla_stream_get_args sargs;
   std::memset(&sargs, 0, sizeof sargs);
@@ -549,7 +598,9 @@ extern "C" XLA_FFI_Error *arc_ffi_allreduce(XLA_FFI_CallFrame *opaque) {
   int saved = -1;
   arc_ffi_get_device(&saved);
   if (saved != device) arc_ffi_set_device(device);
-  rc = arc_allreduce(comm, rank, in->data, out->data, count, dtype, c.algo, c.codec, c.flags, sargs.stream);
+  rc = c.norm ? arc_allreduce_norm(comm, rank, in->data, out->data, count, dtype, c.algo, c.codec, c.flags, &c.rms,
+                                   sargs.stream)
+              : arc_allreduce(comm, rank, in->data, out->data, count, dtype, c.algo, c.codec, c.flags, sargs.stream);
   // ARC_SYNC_CALLS=1: wait for this call's kernel, so that its own failure
   // fails it (otherwise the next call on the communicator reports it).
   if (rc == ARC_OK && sync_calls() && arc_ffi_stream_wait(sargs.stream) == 0) rc = arc_comm_status(comm);

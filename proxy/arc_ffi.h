@@ -14,6 +14,13 @@
  * the table of arc_runtime_attach; without one, its ordinal) in its group of
  * devices (or groups, for modules without devices).
  *
+ * The fused form (backend_config also has norm = "rmsnorm") takes three
+ * operands, the all-reduce's, the residual x of the same type and the
+ * weight w (row elements), and returns two results of the operand's type,
+ * h = x + sum and the RMSNorm of h's rows (arc_allreduce_norm); its keys
+ * row (i64), mean ("mul" or "div"), scale and eps (f32) and weight ("f32"
+ * or "io") are the norm's (docs/LOWERINGS.md).
+ *
  * arc_detect_link describes how the local devices reach each other, so the proxy
  * can pick arc's --target when ARC_TARGET is unset or "auto".
  */
