@@ -219,7 +219,7 @@ func Prepare(orig *ir.Module, opt Options) (*Original, error) {
 	var first error
 	onlyGroups := true // every grid failed on an all-reduce's groups
 	for _, g := range grids {
-		a, err := interpret(orig, g, opt, nil)
+		a, err := interpret(orig, g, opt, nil, nil)
 		var dis *DisagreementError
 		if err == nil || errors.As(err, &dis) {
 			if err != nil {
@@ -365,12 +365,16 @@ func (o *Original) Check(lowered *ir.Module) error {
 	}
 	lopt := opt
 	lopt.lenient = true
+	hooks, removed, why := alignFused(a, lowered)
+	if why != "" {
+		return &MismatchError{[]string{why}}
+	}
 	b, err := interpret(lowered, g, lopt, func(key string, typ ir.TensorType) (*value, error) {
 		if v := a.values[key]; v != nil {
 			return v, nil
 		}
 		return nil, nil
-	})
+	}, hooks)
 	if err != nil {
 		if errors.Is(err, ErrTooLarge) {
 			return err
@@ -381,17 +385,26 @@ func (o *Original) Check(lowered *ir.Module) error {
 		}
 		return &MismatchError{[]string{fmt.Sprintf("the lowered module cannot be interpreted: %v", err)}}
 	}
-	// The ops outside all-reduces read the same values.
-	if len(a.plain) != len(b.plain) {
+	// The ops outside all-reduces read the same values (those a fused call
+	// replaced aside).
+	index := make([]int, len(a.plain))
+	for k := range index {
+		index[k] = k
+	}
+	if hooks != nil {
+		index = hooks.index
+	}
+	if len(index) != len(b.plain) {
 		add("the lowered module has %d ops besides its all-reduces, the original %d", len(b.plain), len(a.plain))
 	} else {
-		for k := range a.plain {
-			if !slices.Equal(a.uses[k], b.uses[k]) {
-				add("%s at %s:%s reads %s where the original (%s) reads %s", b.plain[k].Name, lowered.Name, lowered.Position(int(b.plain[k].Start)),
-					describeAll(b, b.uses[k]), orig.Position(int(a.plain[k].Start)), describeAll(a, a.uses[k]))
+		for i, k := range index {
+			if !slices.Equal(a.uses[k], b.uses[i]) {
+				add("%s at %s:%s reads %s where the original (%s) reads %s", b.plain[i].Name, lowered.Name, lowered.Position(int(b.plain[i].Start)),
+					describeAll(b, b.uses[i]), orig.Position(int(a.plain[k].Start)), describeAll(a, a.uses[k]))
 			}
 		}
 	}
+	problems = append(problems, checkFused(g, opt, a, b, removed)...)
 	// Every all-reduce operand once, computing the same.
 	for _, s := range b.slots {
 		if a.byKey[s.key] == nil {

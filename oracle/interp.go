@@ -59,6 +59,12 @@ type trace struct {
 	// input gives the value of an operand identity; nil is the module's own
 	// values (leaves drawn at random).
 	input func(key string, t ir.TensorType) (*value, error)
+	// named is each value name's identity ("" for a name defined twice);
+	// hooks, for a lowered module with fused calls, the original's
+	// numbering and names; fused its fused calls (fused.go).
+	named map[string]string
+	hooks *fusedHooks
+	fused []*fusedCall
 }
 
 func (t *trace) errAt(op *ir.Op, format string, args ...any) error {
@@ -71,13 +77,14 @@ func (t *trace) errAt(op *ir.Op, format string, args ...any) error {
 // of plain op K; "aK.J", "bK.R.B.J": region arguments) and "ar(X)#N" for the
 // result of the N-th all-reduce of identity X; all-reduces are evaluated on
 // every process.
-func interpret(m *ir.Module, grid Grid, opt Options, input func(string, ir.TensorType) (*value, error)) (*trace, error) {
+func interpret(m *ir.Module, grid Grid, opt Options, input func(string, ir.TensorType) (*value, error), hooks *fusedHooks) (*trace, error) {
 	cs, err := m.Collectives()
 	if err != nil {
 		return nil, err
 	}
 	t := &trace{m: m, grid: grid, opt: opt, byKey: map[string]*slot{}, values: map[string]*value{},
-		seen: map[string]int{}, desc: map[string]string{}, colls: map[*ir.Op]*ir.Collective{}, ops: map[*ir.Op]*opInfo{}, input: input}
+		seen: map[string]int{}, desc: map[string]string{}, colls: map[*ir.Op]*ir.Collective{}, ops: map[*ir.Op]*opInfo{}, input: input,
+		named: map[string]string{}, hooks: hooks}
 	for _, c := range cs {
 		if c.Kind == "all_reduce" {
 			t.colls[c.Op] = c
@@ -148,6 +155,9 @@ func (t *trace) op(op *ir.Op) error {
 		return t.allReduce(op, c)
 	}
 	k := len(t.plain)
+	if t.hooks != nil && k < len(t.hooks.index) {
+		k = t.hooks.index[k] // the original's number for the same op
+	}
 	t.plain = append(t.plain, op)
 	var uses []string
 	var args, results []ir.ValueRef
@@ -175,6 +185,7 @@ func (t *trace) op(op *ir.Op) error {
 		for j, a := range args {
 			key := fmt.Sprintf("a%d.%d", k, j)
 			t.define(a.Name, []string{key})
+			t.name(a.Name, []string{key})
 			t.desc[key] = fmt.Sprintf("%s (an argument of %s at %s)", a.Name, op.Name, t.m.Position(a.Off))
 		}
 		for bi, b := range r.Blocks {
@@ -183,6 +194,7 @@ func (t *trace) op(op *ir.Op) error {
 				if a.Kind == ir.Arg {
 					key := fmt.Sprintf("b%d.%d.%d.%d", k, ri, bi, j)
 					t.define(a.Name, []string{key})
+					t.name(a.Name, []string{key})
 					t.desc[key] = fmt.Sprintf("%s (a block argument at %s)", a.Name, t.m.Position(a.Off))
 					j++
 				}
@@ -205,6 +217,7 @@ func (t *trace) op(op *ir.Op) error {
 			j++
 		}
 		t.define(r.Name, keys)
+		t.name(r.Name, keys)
 	}
 	return nil
 }
@@ -248,10 +261,11 @@ func (t *trace) allReduce(op *ir.Op, c *ir.Collective) error {
 	for _, r := range results {
 		n += r.Count
 	}
+	fused := c.Arc != nil && c.Arc.Config[ir.NormKey] != "" && shortName(op.Name) == "custom_call"
 	// Unnamed results (n == 0) are allowed: MLIR lets an op whose results
 	// nobody uses bind none. They are still evaluated, so a lowering that
 	// breaks them is still caught.
-	if n != 0 && n != len(c.Operands) || len(c.ResultTypes) != len(c.Operands) {
+	if !fused && (n != 0 && n != len(c.Operands) || len(c.ResultTypes) != len(c.Operands)) {
 		return t.errAt(op, "%s has %d operands but %d results (%d result types)", op.Name, len(c.Operands), n, len(c.ResultTypes))
 	}
 	var slots []*slot
@@ -274,6 +288,9 @@ func (t *trace) allReduce(op *ir.Op, c *ir.Collective) error {
 		t.values[s.key] = s.out
 		slots = append(slots, s)
 	}
+	if fused {
+		return t.evalFused(op, c, slots[0])
+	}
 	i := 0
 	for _, r := range results {
 		keys := make([]string, r.Count)
@@ -282,8 +299,18 @@ func (t *trace) allReduce(op *ir.Op, c *ir.Collective) error {
 			i++
 		}
 		t.define(r.Name, keys)
+		t.name(r.Name, keys)
 	}
 	return nil
+}
+
+// name records a value name's identity; a name defined twice has none.
+func (t *trace) name(n string, keys []string) {
+	if _, twice := t.named[n]; twice || len(keys) != 1 {
+		t.named[n] = ""
+		return
+	}
+	t.named[n] = keys[0]
 }
 
 // operandValue is the value of one operand, sampled and checked against the

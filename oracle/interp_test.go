@@ -37,7 +37,7 @@ func TestInterpretValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := interpret(m, g, Options{}, nil)
+	tr, err := interpret(m, g, Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestInterpretControlFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := interpret(m, Grid{Replicas: 2, Partitions: 1}, Options{}, nil)
+	tr, err := interpret(m, Grid{Replicas: 2, Partitions: 1}, Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -856,3 +856,39 @@ func rowsOnly(layout []int, shape []int64) bool {
 	}
 	return true
 }
+
+// OpView is one op as MatchNorm reads it, in either form: what the oracle
+// needs to interpret the ops a fusion removed.
+type OpView struct {
+	Kind     string // the name less "stablehlo."
+	Result   string
+	Operands []string
+	Ins      []ir.TensorType
+	Out      ir.TensorType
+	Dims     []int64 // broadcast_in_dim's dimensions, reduce's
+	Splat    float32 // a constant's value, when Kind is "constant" and every element is it
+	IsSplat  bool
+	AddsTwo  bool // a reduce whose computation adds its two arguments
+}
+
+// ViewOp reads an op of one result for the oracle; false for any other.
+func ViewOp(m *ir.Module, op *ir.Op) (OpView, bool) {
+	f := &flow{m: m}
+	v, ok := f.view(op)
+	if !ok {
+		return OpView{}, false
+	}
+	out := OpView{Kind: v.kind, Result: v.result, Operands: v.operands, Ins: v.ins, Out: v.out}
+	switch v.kind {
+	case "broadcast_in_dim":
+		out.Dims, ok = f.dims(op, "broadcast_dimensions", "dims")
+	case "reduce":
+		out.Dims, ok = f.dims(op, "dimensions", "across dimensions")
+		out.AddsTwo = f.addsTwo(op)
+	case "constant":
+		if lit, found := f.literal(op); found {
+			out.Splat, out.IsSplat = parseSplat(lit)
+		}
+	}
+	return out, ok
+}
