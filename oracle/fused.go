@@ -36,12 +36,12 @@ import (
 
 // fusedCall is one fused call of the lowered module, as interpreted.
 type fusedCall struct {
-	op                  *ir.Op
-	slot                *slot
-	operand, res, w     string // the operands' names
-	h, y                string // the results' names
-	recipe              norm.Recipe
-	typ, wtyp           ir.TensorType
+	op              *ir.Op
+	slot            *slot
+	operand, res, w string // the operands' names
+	h, y            string // the results' names
+	recipe          norm.Recipe
+	typ, wtyp       ir.TensorType
 }
 
 // fusedHooks is what the lowered module's interpretation takes from the
