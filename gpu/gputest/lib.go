@@ -34,7 +34,19 @@ typedef struct {
 	long long rendezvous_ms;
 } arc_comm_config;
 
+// arc_norm of arc_gpu.h (same layout).
+typedef struct {
+	const void *residual;
+	const void *weight;
+	void *y;
+	size_t row;
+	int mean;
+	float scale, eps;
+	int weight_mode;
+} arc_norm;
+
 static void *lib;
+static int (*p_allreduce_norm)(arc_comm *, int, const void *, void *, size_t, int, int, int, int, const arc_norm *, void *);
 static int (*p_comm_create)(arc_comm **, const int *, int, int, size_t);
 static int (*p_comm_create_config)(arc_comm **, const arc_comm_config *);
 static int (*p_allreduce)(arc_comm *, int, const void *, void *, size_t, int, int, int, int, void *);
@@ -66,6 +78,7 @@ static const char *arc_open(const char *path) {
 	SYM(p_comm_create, "arc_comm_create");
 	SYM(p_comm_create_config, "arc_comm_create_config");
 	SYM(p_allreduce, "arc_allreduce");
+	SYM(p_allreduce_norm, "arc_allreduce_norm");
 	SYM(p_comm_destroy, "arc_comm_destroy");
 	SYM(p_comm_status, "arc_comm_status");
 	SYM(p_last_error, "arc_last_error");
@@ -172,6 +185,11 @@ static int comm_create_config(arc_comm **c, const int *devs, int n, int link, si
 }
 static int allreduce(arc_comm *c, int rank, void *in, void *out, size_t count, int dt, int algo, int codec, int flags, void *s) {
 	return p_allreduce(c, rank, in, out, count, dt, algo, codec, flags, s);
+}
+static int allreduce_norm(arc_comm *c, int rank, void *in, void *out, size_t count, int dt, int algo, int codec, int flags,
+		void *res, void *w, void *y, size_t row, int mean, float scale, float eps, int wmode, void *s) {
+	arc_norm n = {res, w, y, row, mean, scale, eps, wmode};
+	return p_allreduce_norm(c, rank, in, out, count, dt, algo, codec, flags, &n, s);
 }
 static int comm_destroy(arc_comm *c) { return p_comm_destroy(c); }
 static int comm_status(arc_comm *c) { return p_comm_status(c); }
@@ -388,6 +406,25 @@ func NewCommConfig(cfg CommConfig) (*Comm, error) {
 func (c *Comm) AllReduce(rank int, in, out Ptr, count, dtype, algo, codec, flags int, s Ptr) error {
 	return call("arc_allreduce", C.allreduce(c.c, C.int(rank), in, out, C.size_t(count), C.int(dtype), C.int(algo),
 		C.int(codec), C.int(flags), s))
+}
+
+// Norm is the fused kernels' norm (arc_norm): the residual, the weight and
+// y on the rank's device, the row's elements, the mean (0 mul, 1 div) and
+// its constant, epsilon and the weight's placement (0 f32, 1 io).
+type Norm struct {
+	Residual, Weight, Y Ptr
+	Row                 int
+	Mean                int
+	Scale, Eps          float32
+	WeightMode          int
+}
+
+// AllReduceNorm enqueues rank's part of a fused all-reduce: out gets h =
+// residual + sum, n.Y the normalised rows.
+func (c *Comm) AllReduceNorm(rank int, in, out Ptr, count, dtype, algo, codec, flags int, n Norm, s Ptr) error {
+	return call("arc_allreduce_norm", C.allreduce_norm(c.c, C.int(rank), in, out, C.size_t(count), C.int(dtype), C.int(algo),
+		C.int(codec), C.int(flags), n.Residual, n.Weight, n.Y, C.size_t(n.Row), C.int(n.Mean), C.float(n.Scale), C.float(n.Eps),
+		C.int(n.WeightMode), s))
 }
 
 // Status reports a timeout of any rank since the communicator was made.

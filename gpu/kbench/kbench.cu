@@ -27,7 +27,17 @@
  * device listed (logical ranks: "0,0" is world 2 on one GPU, a figure of the
  * kernels' own cost, not of any link); NCCL refuses ranks sharing a GPU, so
  * name it in --only only with distinct devices.
+ *
+ * --row N (the fused kernels, docs/KERNELS.md): for each of arc's oneshot
+ * and twoshot lowerings L, two more rows: L+rmsnorm, the fused kernel
+ * (arc_allreduce_norm: the all-reduce, the residual add and the RMSNorm of
+ * rows of N elements in one kernel), and L-then-rmsnorm, the all-reduce
+ * followed by the residual add and RMSNorm as a kernel of their own (one
+ * block per row: what a compiler that cannot fuse across the collective
+ * runs). Sizes are rounded down to whole rows.
  */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <nccl.h>
 #include <stdio.h>
@@ -69,7 +79,58 @@
 struct Lowering {
   std::string name;
   int algo, codec; /* algo < 0: NCCL */
+  int norm = 0;    /* 1: the fused kernel; 2: the all-reduce, then norm_kernel */
 };
+
+/* The residual add and RMSNorm as a kernel of their own, after the
+ * all-reduce: one block per row, the sum of squares in f32 (the baseline
+ * of the fused kernels, not their arithmetic). */
+template <class T>
+__device__ float to_f(T v) { return (float)v; }
+template <>
+__device__ float to_f(__half v) { return __half2float(v); }
+template <>
+__device__ float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <class T>
+__device__ T from_f(float v) { return (T)v; }
+template <>
+__device__ __half from_f(float v) { return __float2half_rn(v); }
+template <>
+__device__ __nv_bfloat16 from_f(float v) { return __float2bfloat16_rn(v); }
+
+template <class T>
+__global__ void norm_kernel(const T *sum, const T *res, const T *w, T *h, T *y, size_t row, float eps) {
+  __shared__ float part[256];
+  const size_t base = (size_t)blockIdx.x * row;
+  float ss = 0.0f;
+  for (size_t j = threadIdx.x; j < row; j += blockDim.x) {
+    T hv = from_f<T>(to_f(res[base + j]) + to_f(sum[base + j]));
+    h[base + j] = hv;
+    float a = to_f(hv);
+    ss += a * a;
+  }
+  part[threadIdx.x] = ss;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if ((int)threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+    __syncthreads();
+  }
+  const float k = rsqrtf(part[0] / (float)row + eps);
+  for (size_t j = threadIdx.x; j < row; j += blockDim.x) y[base + j] = from_f<T>(to_f(h[base + j]) * k * to_f(w[j]));
+}
+
+static void launch_norm(int dtype, const void *sum, const void *res, const void *w, void *h, void *y, size_t count,
+                        size_t row, cudaStream_t s) {
+  const unsigned rows = (unsigned)(count / row);
+  if (dtype == ARC_F32)
+    norm_kernel<float><<<rows, 256, 0, s>>>((const float *)sum, (const float *)res, (const float *)w, (float *)h, (float *)y, row, 1e-5f);
+  else if (dtype == ARC_BF16)
+    norm_kernel<__nv_bfloat16><<<rows, 256, 0, s>>>((const __nv_bfloat16 *)sum, (const __nv_bfloat16 *)res,
+                                                    (const __nv_bfloat16 *)w, (__nv_bfloat16 *)h, (__nv_bfloat16 *)y, row, 1e-5f);
+  else
+    norm_kernel<__half><<<rows, 256, 0, s>>>((const __half *)sum, (const __half *)res, (const __half *)w, (__half *)h,
+                                             (__half *)y, row, 1e-5f);
+}
 
 static const char *codec_names[] = {"none", "fp", "int8", "int6", "int4", "int4r", "fp8"};
 
@@ -80,7 +141,8 @@ struct Bench {
   std::vector<int> dev;
   std::vector<cudaStream_t> s;
   std::vector<cudaEvent_t> start, stop;
-  std::vector<void *> in, out;
+  std::vector<void *> in, out, res, wgt, h, y; /* res, wgt, h, y: --row */
+  size_t row = 0;
   std::vector<void *> sym_in, sym_out; /* ncclMemAlloc'd, registered as symmetric windows */
   std::vector<ncclComm_t> nccl;
   arc_comm *comm = nullptr;
@@ -243,8 +305,18 @@ struct Bench {
     for (int r = 0; r < world; r++) {
       CK(cudaSetDevice(dev[r]));
       CK(cudaStreamBeginCapture(s[r], cudaStreamCaptureModeThreadLocal));
-      for (int i = 0; i < k; i++)
+      for (int i = 0; i < k; i++) {
+        if (l.norm == 1) {
+          arc_norm n = {res[r], wgt[r], y[r], row, ARC_NORM_MEAN_DIV, (float)row, 1e-5f, ARC_NORM_WEIGHT_F32};
+          AK(arc_allreduce_norm(comm, r, in[r], h[r], count, (arc_dtype)dtype, (arc_algo)l.algo, (arc_codec)l.codec, 0, &n, s[r]));
+          continue;
+        }
         AK(arc_allreduce(comm, r, in[r], out[r], count, (arc_dtype)dtype, (arc_algo)l.algo, (arc_codec)l.codec, 0, s[r]));
+        if (l.norm == 2) {
+          launch_norm(dtype, out[r], res[r], wgt[r], h[r], y[r], count, row, s[r]);
+          CK(cudaGetLastError());
+        }
+      }
       cudaGraph_t g;
       CK(cudaStreamEndCapture(s[r], &g));
       CK(cudaGraphInstantiateWithFlags(&exec[r], g, 0));
@@ -295,6 +367,7 @@ int main(int argc, char **argv) {
     else if (a == "--dtypes") dtypes = v, i++;
     else if (a == "--reps") b.reps = atoi(v), i++;
     else if (a == "--only") only = v, i++;
+    else if (a == "--row") b.row = (size_t)atol(v), i++;
     else {
       fprintf(stderr, "kbench: unknown argument %s (see the comment at the top of kbench.cu)\n", a.c_str());
       return 2;
@@ -334,6 +407,13 @@ int main(int argc, char **argv) {
     CK(cudaEventCreate(&b.stop[r]));
     CK(cudaMalloc(&b.in[r], max_bytes));
     CK(cudaMalloc(&b.out[r], max_bytes));
+    if (b.row > 0) {
+      for (auto *v : {&b.res, &b.wgt, &b.h, &b.y}) {
+        v->resize(b.world);
+        CK(cudaMalloc(&(*v)[r], max_bytes));
+        CK(cudaMemset((*v)[r], 0, max_bytes));
+      }
+    }
   }
 
   std::vector<Lowering> lows;
@@ -344,6 +424,16 @@ int main(int argc, char **argv) {
     if (algo == ARC_HIER && !(w == 4 || w == 8)) continue;
     for (int c = ARC_CODEC_FP; c <= ARC_CODEC_FP8; c++)
       lows.push_back({std::string(algo == ARC_TWOSHOT ? "twoshot-" : "hier-") + codec_names[c], algo, c});
+  }
+  if (b.row > 0) {
+    std::vector<Lowering> fused;
+    for (const Lowering &l : lows) {
+      fused.push_back(l);
+      if (l.algo != ARC_ONESHOT && l.algo != ARC_TWOSHOT) continue;
+      fused.push_back({l.name + "+rmsnorm", l.algo, l.codec, 1});
+      fused.push_back({l.name + "-then-rmsnorm", l.algo, l.codec, 2});
+    }
+    lows = fused;
   }
   bool symm = (wanted("nccl-symm") || wanted("nccl-symm-graph")) && b.symmetric(max_bytes);
 
@@ -360,6 +450,8 @@ int main(int argc, char **argv) {
     b.sync();
     for (size_t bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
       size_t count = bytes / es;
+      if (b.row > 0) count = count / b.row * b.row;
+      if (count == 0) continue;
       int k = Bench::batch(bytes);
       /* --only without nccl skips NCCL (ncu serializes kernels: NCCL's would hang) */
       double eager = wanted("nccl") ? b.nccl_eager(count, nt, k, false) : -1;
@@ -377,8 +469,12 @@ int main(int argc, char **argv) {
       if (graph > 0) row("nccl-graph", "graph", graph);
       if (sym_eager > 0) row("nccl-symm", "eager", sym_eager);
       if (sym_graph > 0) row("nccl-symm-graph", "graph", sym_graph);
-      for (const Lowering &l : lows)
-        if (wanted(l.name)) row(l.name, "graph", b.arc(count, dtype, l, k));
+      for (const Lowering &l : lows) {
+        if (!wanted(l.name) && !(l.norm && wanted(l.name.substr(0, l.name.find(l.norm == 1 ? "+" : "-then")))))
+          continue;
+        if (l.norm && ((l.algo == ARC_TWOSHOT && b.row % 32 != 0) || b.row * es > 64 * 1024)) continue;
+        row(l.name, "graph", b.arc(count, dtype, l, k));
+      }
     }
   }
   AK(arc_comm_status(b.comm));
