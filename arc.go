@@ -26,8 +26,8 @@ func Targets() []string { return lowering.Names() }
 // returns the rewritten module text and the report. Text that no pass
 // changed comes back byte-for-byte.
 //
-// The report describes the decisions as the select pass wrote them on the
-// input (its rows and lines are the input's), with the environment the
+// The report describes the decisions as the select and fuse passes wrote
+// them on the input (its rows and lines are the input's), with the environment the
 // lowered module records; `arc inspect` of the output reads the same
 // attributes back from the lowered module.
 func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, error) {
@@ -42,7 +42,7 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 	st.Module = m
 	decided := m
 	pipe.Observe = func(pass string, m *ir.Module) {
-		if pass == passes.SelectPass.Name() {
+		if pass == passes.SelectPass.Name() || pass == passes.FusePass.Name() {
 			decided = m
 		}
 	}

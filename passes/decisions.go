@@ -130,6 +130,7 @@ func Decisions(m *ir.Module, c *ir.Collective) ([]Decision, error) {
 		cfg := c.Arc.Config
 		d := Decision{Lowering: c.Arc.Lowering, Codec: cfg["codec"], Algo: cfg["algo"], Link: cfg["link"],
 			Cast: cfg["cast"] == "1", Reason: cfg["reason"]}
+		d.Fuse, d.FuseReason = cfg[ir.NormKey], cfg["fuse_reason"]
 		d.EstUS, _ = strconv.ParseFloat(cfg["est_us"], 64)
 		d.NativeUS, _ = strconv.ParseFloat(cfg["native_us"], 64)
 		out := make([]Decision, n)
@@ -187,6 +188,7 @@ func Decisions(m *ir.Module, c *ir.Collective) ([]Decision, error) {
 				}
 			}
 		}
+		d.Fuse, d.FuseReason = Fused(m, c.Op)
 		cast, err := value(AttrCast, k)
 		if err != nil {
 			return nil, err

@@ -229,8 +229,11 @@ func (f *flow) match(ar *ir.Op) (*NormFusion, string) {
 				conv, n = v, n+1
 			}
 		}
-		if n != 1 {
-			return nil, fmt.Sprintf("h %s is converted to f32 %d times, not once (the norm in %s is not arc's arithmetic)", fz.H, n, t.Elem)
+		switch {
+		case n == 0:
+			return nil, fmt.Sprintf("h %s is not converted to f32: no RMSNorm in f32 follows (arc's kernels do not run a norm in %s)", fz.H, t.Elem)
+		case n > 1:
+			return nil, fmt.Sprintf("h %s is converted to f32 %d times", fz.H, n)
 		}
 		if !sameShape(conv.out, t) {
 			return nil, fmt.Sprintf("%s converts h to %s", conv.op.Name, conv.out)

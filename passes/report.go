@@ -50,6 +50,10 @@ type Row struct {
 	RingMaxHops int       `json:"ring_max_hops,omitempty"`
 	// Mode is the all-reduce's process-group mode (spec.Mode).
 	Mode string `json:"mode,omitempty"`
+	// Fuse is the norm arc's kernel also runs ("rmsnorm"), FuseReason why
+	// it does or does not, where a residual add follows the all-reduce.
+	Fuse       string `json:"fuse,omitempty"`
+	FuseReason string `json:"fuse_reason,omitempty"`
 
 	// Flattened are the groups as flattened process ids (replica *
 	// num_partitions + partition), in the order of Groups, which holds
@@ -209,6 +213,7 @@ func (row *Row) apply(d Decision) {
 	row.Lowering, row.Codec, row.Reason = d.Lowering, d.Codec, d.Reason
 	row.Algo, row.Link, row.Cast = d.Algo, d.Link, d.Cast
 	row.EstUS, row.NativeUS = d.EstUS, d.NativeUS
+	row.Fuse, row.FuseReason = d.Fuse, d.FuseReason
 	if d.Lowering == "ring" {
 		row.Ring, row.RingMaxHops = d.Ring, d.RingMaxHops
 		if row.Ring == nil { // lowered: the groups are the ring
@@ -342,7 +347,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 					est, native = est+row.EstUS, native+row.NativeUS
 				}
 			}
-			cells = append(cells, lowering, codec, e, row.Reason)
+			why := row.Reason
+			if row.FuseReason != "" {
+				why += "; " + row.FuseReason
+			}
+			if row.Fuse != "" {
+				lowering += "+" + row.Fuse
+			}
+			cells = append(cells, lowering, codec, e, why)
 		}
 		tw.add(cells...)
 	}

@@ -45,6 +45,9 @@ type Decision struct {
 	// Ring and RingMaxHops are a TPU ring embedding of the op's groups.
 	Ring        [][]int64
 	RingMaxHops int
+	// Fuse is the norm the kernel also runs ("rmsnorm", FusePass), or "";
+	// FuseReason why or why not.
+	Fuse, FuseReason string
 }
 
 // Native is the decision to keep the platform's all-reduce, for a reason.

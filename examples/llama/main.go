@@ -65,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&m.theta, "rope-theta", 500000, "rotary embedding base")
 	fs.IntVar(&m.context, "context", 2048, "tokens in the KV cache before a decode step")
 	fs.StringVar(&o.shapes, "shapes", "decode:1,decode:8,decode:64,prefill:2048,prefill:8192", "steps to run: decode:BATCH and prefill:TOKENS, comma separated")
-	fs.StringVar(&o.variants, "variants", "native,native+oneshot,native+symm,native+userbuf,native+all,auto,auto:int8,auto:int4",
+	fs.StringVar(&o.variants, "variants", "native,native+oneshot,native+symm,native+userbuf,native+all,auto,auto-unfused,auto:int8,auto:int4",
 		"lowerings of the all-reduces to time, comma separated (see above)")
 	fs.IntVar(&o.tp, "tp", 2, "tensor-parallel ranks: the size of the device mesh")
 	fs.StringVar(&o.dtype, "dtype", "bf16", "element type of weights and activations: bf16, f16 or f32")

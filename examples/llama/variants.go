@@ -17,6 +17,9 @@ type variant struct {
 	native bench.Lowering // XLA's all-reduce, with the XLA flags of these switches ("" for arc's)
 	quant  string         // auto: the codec arc's policy may use
 	force  string         // a lowering arc forces on every all-reduce ("" for auto)
+	// noFuse keeps the residual add and RMSNorm after each all-reduce out
+	// of arc's kernel (auto-unfused): auto fuses them where it pays.
+	noFuse bool
 }
 
 // isNative reports whether the variant leaves the all-reduces to XLA.
@@ -24,7 +27,7 @@ func (v variant) isNative() bool { return v.native != "" }
 
 // parseVariants reads --variants: bench's lowering names (native and its
 // switches, or an arc lowering forced on every all-reduce), auto and
-// auto:CODEC.
+// auto:CODEC, and auto-unfused (auto with --fuse=false).
 func parseVariants(list string) ([]variant, error) {
 	var out []variant
 	for _, f := range strings.Split(list, ",") {
@@ -33,7 +36,9 @@ func parseVariants(list string) ([]variant, error) {
 			continue
 		}
 		var v variant
-		if q, ok := strings.CutPrefix(f, "auto"); ok && (q == "" || q[0] == ':') {
+		if f == "auto-unfused" {
+			v = variant{name: f, quant: "none", noFuse: true}
+		} else if q, ok := strings.CutPrefix(f, "auto"); ok && (q == "" || q[0] == ':') {
 			q = strings.TrimPrefix(q, ":")
 			if q == "" {
 				q = "none"
@@ -75,7 +80,7 @@ func (v variant) lower(src, target string) (text, chose string, err error) {
 	if v.isNative() {
 		return src, "-", nil
 	}
-	opt := arc.Options{Target: target, Quant: v.quant}
+	opt := arc.Options{Target: target, Quant: v.quant, NoFuse: v.noFuse}
 	if v.force != "" {
 		opt.Force = []string{"all=" + v.force}
 	}
@@ -87,7 +92,8 @@ func (v variant) lower(src, target string) (text, chose string, err error) {
 }
 
 // summarize counts the lowerings the report's rows got, named as bench
-// names them: "oneshot x160", "twoshot:int8 x120, oneshot x40".
+// names them: "oneshot x160", "twoshot:int8 x120, oneshot x40", a fused
+// one with its norm: "oneshot+rmsnorm x160".
 func summarize(rows []passes.Row) string {
 	count := map[string]int{}
 	for _, r := range rows {
@@ -97,6 +103,9 @@ func summarize(rows []passes.Row) string {
 			name = "native"
 		case name != "native" && name != "oneshot" && r.Codec != "":
 			name += ":" + r.Codec
+		}
+		if r.Fuse != "" {
+			name += "+" + r.Fuse
 		}
 		count[name]++
 	}
