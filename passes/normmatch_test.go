@@ -89,3 +89,42 @@ func TestMatchNormGomlxLlama(t *testing.T) {
 		t.Errorf("%d of %d all-reduces fused, want 4", fused, len(cs))
 	}
 }
+
+// The JAX Llama-shaped blocks that proxy/devtest/jax_llama_block.py prints
+// (testdata/fixtures/jax_llama_block_tp*_*.mlir): every all-reduce whose
+// sum a residual add reads is fused, or the test says why not.
+func TestMatchNormJAXFixtures(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/fixtures/jax_llama_block_*.mlir")
+	if len(files) == 0 {
+		t.Skip("no JAX Llama block fixtures in testdata/fixtures yet")
+	}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ir.ParseModule(path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := m.Collectives()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fused := 0
+		for _, c := range cs {
+			if c.Kind != "all_reduce" {
+				continue
+			}
+			fz, why, near := MatchNorm(m, c.Op)
+			if fz != nil {
+				fused++
+			} else if near {
+				t.Errorf("%s:%v: a residual add follows but %s", filepath.Base(path), c.Pos, why)
+			}
+		}
+		if fused == 0 {
+			t.Errorf("%s: no norm fused", filepath.Base(path))
+		}
+	}
+}
