@@ -12,7 +12,7 @@ import (
 
 // fusedModules are programs whose norms arc fuses, gomlx's and JAX-shaped.
 var fusedModules = []string{"../examples/llama/model.mlir", "../testdata/fuse/jax_weight_io.mlir",
-	"../testdata/fuse/jax_f32_rank3.mlir", "../testdata/fuse/f32_h_returned.mlir"}
+	"../testdata/fuse/jax_f32_rank3.mlir", "../testdata/fuse/f32_h_returned.mlir", "../testdata/fuse/jax_llama_layer.mlir"}
 
 func compileFused(t *testing.T, file string) (orig, low *ir.Module, text string) {
 	t.Helper()

@@ -295,6 +295,12 @@ func (f *flow) match(ar *ir.Op) (*NormFusion, string) {
 			if layout = reshapeLayout(layout, shape, v.out.Shape); layout == nil {
 				return nil, fmt.Sprintf("%s reshapes the row's factor to %s", v.op.Name, v.out)
 			}
+		case v.kind == "broadcast_in_dim" && v.out.Elems() == (ir.TensorType{Shape: shape}).Elems():
+			// only adds dimensions of size 1 (jnp.mean's keepdims): a reshape
+			dims, ok := f.dims(v.op, "broadcast_dimensions", "dims")
+			if layout = broadcastLayout(layout, shape, v.out.Shape, dims); !ok || layout == nil {
+				return nil, fmt.Sprintf("%s moves the row's factor", v.op.Name)
+			}
 		case v.kind == "broadcast_in_dim" && step == 3:
 			if !sameShape(v.out, t) {
 				return nil, fmt.Sprintf("%s broadcasts the factor to %s, not to the rows", v.op.Name, v.out)
