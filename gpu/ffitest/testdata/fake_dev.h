@@ -129,7 +129,14 @@ int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const Ker
                 static_cast<unsigned long long>(a.n), a.in == a.out ? "yes" : "no", a.grid, blocks, seq,
                 static_cast<unsigned long long>(a.timeout_ns / 1000000),
                 static_cast<long>(reinterpret_cast<intptr_t>(stream)), fake_current);
-  fake_launches.push_back(line);
+  std::string launch = line;
+  if (a.norm.y != nullptr) {
+    char norm[160];
+    std::snprintf(norm, sizeof norm, " norm row=%llu mean=%d scale=%g eps=%g weight=%d", static_cast<unsigned long long>(a.norm.row),
+                  a.norm.mean, a.norm.scale, a.norm.eps, a.norm.wmode);
+    launch += norm;
+  }
+  fake_launches.push_back(launch);
   if (int kind = fake_fail.exchange(0)) {
     // A kernel that gave up: its record, fields first, the kind last.
     const int peer = (a.rank + 1) % a.world;

@@ -53,6 +53,7 @@ struct attrs {
   std::vector<arc_xla_array> arrays;
   std::vector<std::vector<int64_t>> ints;
   std::vector<int64_t> scalar_values;
+  std::vector<float> float_values;
 
   attrs() {
     spans.reserve(16);
@@ -61,6 +62,7 @@ struct attrs {
     arrays.reserve(16);
     ints.reserve(16);
     scalar_values.reserve(16);
+    float_values.reserve(16);
   }
   void name(const char *n) {
     keep.push_back(n);
@@ -78,6 +80,14 @@ struct attrs {
     name(n);
     scalar_values.push_back(v);
     scalars.push_back({ARC_XLA_S64, &scalar_values.back()});
+    types.push_back(ARC_XLA_ATTR_SCALAR);
+    values.push_back(&scalars.back());
+    return *this;
+  }
+  attrs &f32(const char *n, float v) {
+    name(n);
+    float_values.push_back(v);
+    scalars.push_back({ARC_XLA_F32, &float_values.back()});
     types.push_back(ARC_XLA_ATTR_SCALAR);
     values.push_back(&scalars.back());
     return *this;
@@ -160,6 +170,37 @@ static void call(const char *what, attrs &a, int device, int in_dtype = ARC_XLA_
     delete err;
     return;
   }
+  std::printf("%s: ", what);
+  if (err != nullptr) {
+    std::printf("error %d: %s\n", err->code, err->msg.c_str());
+    delete err;
+  } else {
+    std::printf("ok\n");
+  }
+  for (size_t i = before; i < fake_launches.size(); i++) std::printf("  %s\n", fake_launches[i].c_str());
+  std::fflush(stdout);
+}
+
+// call_fused runs the fused form once: the operand and the residual of
+// dims, the weight of weight_elems, results h and y of dims.
+static void call_fused(const char *what, attrs &a, int device, std::vector<int64_t> dims, int64_t weight_elems,
+                       int nargs = 3) {
+  buffer in(ARC_XLA_BF16, dims), res(ARC_XLA_BF16, dims), w(ARC_XLA_BF16, {weight_elems});
+  buffer h(ARC_XLA_BF16, dims), y(ARC_XLA_BF16, dims);
+  int arg_types[3] = {ARC_XLA_ARG_BUFFER, ARC_XLA_ARG_BUFFER, ARC_XLA_ARG_BUFFER};
+  int ret_types[2] = {ARC_XLA_RET_BUFFER, ARC_XLA_RET_BUFFER};
+  void *args[3] = {&in.b, &res.b, &w.b}, *rets[2] = {&h.b, &y.b};
+  arc_xla_call_frame f;
+  std::memset(&f, 0, sizeof f);
+  f.struct_size = ARC_XLA_STRUCT_SIZE(arc_xla_call_frame, attrs);
+  f.api = &api;
+  f.ctx = reinterpret_cast<arc_xla_context *>(static_cast<intptr_t>(100 + device));
+  f.stage = ARC_XLA_STAGE_EXECUTE;
+  f.args = {ARC_XLA_STRUCT_SIZE(arc_xla_args, args), nullptr, nargs, arg_types, args};
+  f.rets = {ARC_XLA_STRUCT_SIZE(arc_xla_rets, rets), nullptr, 2, ret_types, rets};
+  f.attrs = a.build();
+  size_t before = fake_launches.size();
+  XLA_FFI_Error *err = arc_ffi_allreduce(reinterpret_cast<XLA_FFI_CallFrame *>(&f));
   std::printf("%s: ", what);
   if (err != nullptr) {
     std::printf("error %d: %s\n", err->code, err->msg.c_str());

@@ -55,6 +55,25 @@ int main() {
   call("initialize stage: the communicator, no launch", ini, 6, ARC_XLA_F16, ARC_XLA_F16, {16}, {16}, 2);
   call("then execute", ini, 6, ARC_XLA_F16, ARC_XLA_F16, {16}, {16});
 
+  // The fused form: operand, residual, weight -> h, y, the norm's keys read.
+  auto fused = lowering_attrs("oneshot", "none", 2, {0, 1});
+  fused.f32("eps", 1e-5f).str("mean", "div").str("norm", "rmsnorm").i64("row", 512).f32("scale", 512).str("weight", "io");
+  call_fused("fused oneshot + rmsnorm", fused, 0, {16, 512}, 512);
+  auto fused_ts = lowering_attrs("twoshot", "fp", 2, {0, 1});
+  fused_ts.f32("eps", 1e-6f).str("mean", "mul").str("norm", "rmsnorm").i64("row", 512).f32("scale", 1.0f / 512).str("weight", "f32");
+  call_fused("fused twoshot fp + rmsnorm", fused_ts, 1, {16, 512}, 512);
+  call_fused("fused: a weight of another length", fused, 0, {16, 512}, 256);
+  call_fused("fused: one operand", fused, 0, {16, 512}, 512, 1);
+  auto no_eps = lowering_attrs("oneshot", "none", 2, {0, 1});
+  no_eps.str("mean", "div").str("norm", "rmsnorm").i64("row", 512).f32("scale", 512).str("weight", "io");
+  call_fused("fused: no eps", no_eps, 0, {16, 512}, 512);
+  auto int_eps = lowering_attrs("oneshot", "none", 2, {0, 1});
+  int_eps.i64("eps", 0).str("mean", "div").str("norm", "rmsnorm").i64("row", 512).f32("scale", 512).str("weight", "io");
+  call_fused("fused: eps an integer", int_eps, 0, {16, 512}, 512);
+  auto layer = lowering_attrs("oneshot", "none", 2, {0, 1});
+  layer.f32("eps", 1e-5f).str("mean", "div").str("norm", "layernorm").i64("row", 512).f32("scale", 512).str("weight", "io");
+  call_fused("fused: another norm", layer, 0, {16, 512}, 512);
+
   // What XLA could hand the handler that arc must refuse with a reason.
   attrs missing;
   missing.str("codec", "fp").array("groups", {0, 1}).i64("world", 2);
