@@ -183,7 +183,7 @@ static void call(const char *what, attrs &a, int device, int in_dtype = ARC_XLA_
 
 // call_fused runs the fused form once: the operand and the residual of
 // dims, the weight of weight_elems, results h and y of dims.
-static void call_fused(const char *what, attrs &a, int device, std::vector<int64_t> dims, int64_t weight_elems,
+[[maybe_unused]] static void call_fused(const char *what, attrs &a, int device, std::vector<int64_t> dims, int64_t weight_elems,
                        int nargs = 3) {
   buffer in(ARC_XLA_BF16, dims), res(ARC_XLA_BF16, dims), w(ARC_XLA_BF16, {weight_elems});
   buffer h(ARC_XLA_BF16, dims), y(ARC_XLA_BF16, dims);
