@@ -97,7 +97,7 @@ func TestEveryOptionIsASetting(t *testing.T) {
 	values := map[string]string{"target": "cuda:nvlink", "quant": "INT8", "profile": profile,
 		"topology": "lowering/testdata/pcie-partial.topology.json", "cast-bf16-to-fp16": "yes", "min-bytes": "4K",
 		"max-bytes": "1M", "force": "0=oneshot,all=twoshot", "device-assignment": "1;0", "device-coords": "0=0,0;1=1,0",
-		"strict": "1", "profile-any-target": "on", "print-after": "select", "dump-dir": dir, "verify-each": "true",
+		"strict": "1", "profile-any-target": "on", "fuse": "off", "print-after": "select", "dump-dir": dir, "verify-each": "true",
 		"passes": "analyse,select"}
 	var o Options
 	fields := map[string]string{} // field -> setting

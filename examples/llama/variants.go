@@ -80,7 +80,10 @@ func (v variant) lower(src, target string) (text, chose string, err error) {
 	if v.isNative() {
 		return src, "-", nil
 	}
-	opt := arc.Options{Target: target, Quant: v.quant, NoFuse: v.noFuse}
+	opt := arc.Options{Target: target, Quant: v.quant}
+	if v.noFuse {
+		opt.Fuse = "false"
+	}
 	if v.force != "" {
 		opt.Force = []string{"all=" + v.force}
 	}
