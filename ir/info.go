@@ -1,6 +1,9 @@
 package ir
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // Info is what a module says about where it runs.
 type Info struct {
@@ -73,4 +76,167 @@ func (m *Module) Funcs() []Func {
 		return true
 	})
 	return out
+}
+
+// ChannelID is one channel id the module's text holds.
+type ChannelID struct {
+	ID int64
+	Op *Op // the op whose own text holds it (an alias definition's op too)
+}
+
+// ChannelIDs lists every channel id the module's text holds, whatever op or
+// dialect carries it: the handle of each #stablehlo.channel_handle and
+// #mhlo.channel_handle (send and recv, every collective, alias definitions,
+// functions of nested modules), and each integer given to a key whose name
+// ends in channel_id, in an attribute (mhlo.channel_id) or inside a string
+// (a backend config). XLA's
+// verifier refuses one id on channel instructions of different kinds, so a
+// new id must be none of these. An id too large for int64 is listed as
+// math.MaxInt64.
+func (m *Module) ChannelIDs() []ChannelID {
+	var out []ChannelID
+	m.Walk(func(op *Op) bool {
+		for _, sp := range ownSpans(op) {
+			for _, id := range channelIDsIn(m.Src[sp.start:sp.end]) {
+				out = append(out, ChannelID{ID: id, Op: op})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// channelIDsIn finds the channel ids of a piece of text (comments skipped,
+// strings read).
+func channelIDsIn(s string) []int64 {
+	var out []int64
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '/':
+			if i+1 < len(s) && s[i+1] == '/' {
+				for i < len(s) && s[i] != '\n' {
+					i++
+				}
+			}
+		case 'c':
+			switch {
+			case hasPrefixAt(s, i, "channel_handle<"):
+				open := i + len("channel_handle")
+				end := matching(s, open)
+				if end < 0 {
+					end = len(s)
+				}
+				for _, f := range splitTop(s[open+1:end], ',') {
+					if k, v, ok := strings.Cut(f, "="); ok && strings.TrimSpace(k) == "handle" {
+						if id, ok := leadingInt(strings.TrimSpace(v)); ok {
+							out = append(out, id)
+						}
+					}
+				}
+			case hasPrefixAt(s, i, "channel_id"):
+				j := i + len("channel_id")
+				for j < len(s) && (s[j] == '"' || s[j] == '\\' || isBlank(s[j])) {
+					j++
+				}
+				if j < len(s) && (s[j] == '=' || s[j] == ':') {
+					j++
+					for j < len(s) && isBlank(s[j]) {
+						j++
+					}
+					if id, ok := leadingInt(s[j:]); ok {
+						out = append(out, id)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// leadingInt reads the integer s starts with, decimal or hexadecimal, with
+// an optional sign; one beyond int64 reads as math.MaxInt64 (or MinInt64).
+func leadingInt(s string) (int64, bool) {
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	base, digits := uint64(10), s
+	if len(s) > 2 && s[0] == '0' && s[1] == 'x' {
+		base, digits = 16, s[2:]
+	}
+	var n uint64
+	k := 0
+	for ; k < len(digits); k++ {
+		d, ok := digitValue(digits[k])
+		if !ok || uint64(d) >= base {
+			break
+		}
+		if n > (math.MaxInt64-uint64(d))/base {
+			n = math.MaxInt64 + 1 // saturated
+			continue
+		}
+		n = n*base + uint64(d)
+	}
+	if k == 0 {
+		return 0, false
+	}
+	if n > math.MaxInt64 {
+		if neg {
+			return math.MinInt64, true
+		}
+		return math.MaxInt64, true
+	}
+	if neg {
+		return -int64(n), true
+	}
+	return int64(n), true
+}
+
+func digitValue(c byte) (int, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0'), true
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10, true
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10, true
+	}
+	return 0, false
+}
+
+// Channels hands out channel ids that no part of the module holds (see
+// ChannelIDs).
+type Channels struct {
+	held map[int64]bool
+	next int64
+}
+
+// NewChannels reads the ids the module holds.
+func (m *Module) NewChannels() *Channels {
+	c := &Channels{held: map[int64]bool{}}
+	top := int64(0)
+	for _, id := range m.ChannelIDs() {
+		c.held[id.ID] = true
+		top = max(top, id.ID)
+	}
+	c.next = top + 1 // MinInt64 past MaxInt64: New then searches from 1
+	return c
+}
+
+// New returns a positive id that neither the module nor an earlier call
+// holds: one more than the largest held, else the smallest one free.
+func (c *Channels) New() int64 {
+	if c.next <= 0 {
+		c.next = 1
+		for c.held[c.next] {
+			c.next++
+		}
+	}
+	id := c.next
+	c.held[id] = true
+	c.next++
+	for c.next > 0 && c.held[c.next] {
+		c.next++
+	}
+	return id
 }

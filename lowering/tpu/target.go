@@ -120,10 +120,10 @@ func lower(s *passes.State) error {
 	}
 	ed := m.Edit()
 	rings := 0
-	nextChannel := int64(1)
-	for _, c := range cs {
-		nextChannel = max(nextChannel, c.Channel+1)
-	}
+	// A new channel must be no id the module holds, on any op: XLA refuses
+	// one id on channel instructions of different kinds (a send's and an
+	// all-reduce's).
+	var channels *ir.Channels
 	for _, c := range cs {
 		if c.Kind != "all_reduce" || c.Arc == nil || c.Arc.Lowering != "ring" {
 			continue
@@ -147,9 +147,11 @@ func lower(s *passes.State) error {
 			if strings.HasPrefix(c.Op.Name, "mhlo.") {
 				dialect = "mhlo"
 			}
+			if channels == nil {
+				channels = m.NewChannels()
+			}
 			names = append(names, "channel_handle")
-			values = append(values, fmt.Sprintf("#%s.channel_handle<handle = %d, type = 1>", dialect, nextChannel))
-			nextChannel++
+			values = append(values, fmt.Sprintf("#%s.channel_handle<handle = %d, type = 1>", dialect, channels.New()))
 		}
 		if err := ed.SetAttrs(c.Op, names, values); err != nil {
 			return err
