@@ -210,6 +210,14 @@ type Original struct {
 	m      *ir.Module
 }
 
+// module is the original module.
+func (o *Original) module() *ir.Module {
+	if o.noGrid != nil {
+		return o.m
+	}
+	return o.t.m
+}
+
 // Prepare interprets the original module (see Check).
 func Prepare(orig *ir.Module, opt Options) (*Original, error) {
 	grids, err := gridsOf(orig, opt)
@@ -349,6 +357,9 @@ func gridsOf(m *ir.Module, opt Options) ([]Grid, error) {
 
 // Check checks a lowering of the original module (see Check).
 func (o *Original) Check(lowered *ir.Module) error {
+	if problems := channelProblems(o.module(), lowered); len(problems) > 0 {
+		return &MismatchError{problems}
+	}
 	if o.noGrid != nil {
 		a, b := nativeAllReduces(o.m), nativeAllReduces(lowered)
 		if !slices.Equal(a, b) {

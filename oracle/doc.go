@@ -19,7 +19,10 @@
 // Check compares: the identities each plain op reads (arc's renaming of
 // packed results), that every all-reduce operand of the original is reduced
 // exactly once in the lowered module, its process groups as sets, and its
-// results on every process.
+// results on every process. It also checks the lowering's channel ids as
+// XLA's verifier does: an id the lowering makes up is held by one op alone,
+// and an id the original holds only by ops of the kinds that held it there
+// (one id on a send and an all-reduce is refused).
 //
 // # Semantics
 //
