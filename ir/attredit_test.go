@@ -97,9 +97,35 @@ func TestSetModuleAttrs(t *testing.T) {
 			t.Errorf("%q became %q, want %q", c.src, out.Src, c.want)
 		}
 	}
-	m, _ := ParseString("m.mlir", "func.func @f() {\n  return\n}\n")
-	if err := m.Edit().SetModuleAttrs([]string{"a.b"}, []string{"1"}); err == nil {
-		t.Error("a file without a module op took a module attribute")
+	// An implicit module is written out as the module MLIR reads it as:
+	// alias definitions before it, resource sections after it.
+	for _, c := range []struct{ src, want string }{
+		{"func.func @f() {\n  return\n}\n", "module attributes {a.b = 1} {\nfunc.func @f() {\n  return\n}\n}\n"},
+		{"#l = loc(\"x\")\nfunc.func @f() {\n  return\n} // end\n#k = loc(\"y\")\n  func.func @g() {\n  return\n}",
+			"#l = loc(\"x\")\n#k = loc(\"y\")\nmodule attributes {a.b = 1} {\nfunc.func @f() {\n  return\n} // end\n\n  func.func @g() {\n  return\n}\n}"},
+		{"module @a {\n}\nmodule @b {\n}\n{-#\n#-}\n", "module attributes {a.b = 1} {\nmodule @a {\n}\nmodule @b {\n}\n}\n{-#\n#-}\n"},
+	} {
+		m, err := ParseString("m.mlir", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.ModuleOp() != nil {
+			t.Fatalf("%q: a module op", c.src)
+		}
+		ed := m.Edit()
+		if err := ed.SetModuleAttrs([]string{"a.b"}, []string{"1"}); err != nil {
+			t.Fatal(err)
+		}
+		out, err := ed.Apply()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Src != c.want {
+			t.Errorf("%q became\n%s\nwant\n%s", c.src, out.Src, c.want)
+		}
+		if out.ModuleOp() == nil || out.Info() != (Info{}) {
+			t.Errorf("%q: no explicit module (%v)", c.src, out.Info())
+		}
 	}
 }
 

@@ -12,14 +12,23 @@ type Info struct {
 	NumPartitions int64  // mhlo.num_partitions (0 if absent)
 }
 
-// ModuleOp returns the top-level "module" op, or nil.
+// ModuleOp returns the module op the file is, or nil for an implicit module.
+// As MLIR reads a file, its top level is that module when it holds one
+// module op and no other operation (alias definitions and resource sections
+// aside); otherwise MLIR wraps whatever the top level holds, module ops
+// included, in an implicit module that has no attributes.
 func (m *Module) ModuleOp() *Op {
+	var mod *Op
 	for _, op := range m.Body.Ops {
-		if op.Name == "module" || op.Name == "builtin.module" {
-			return op
+		switch {
+		case op.Name == "":
+		case mod != nil || op.Name != "module" && op.Name != "builtin.module":
+			return nil
+		default:
+			mod = op
 		}
 	}
-	return nil
+	return mod
 }
 
 // Info reads the module's name and replica/partition counts.

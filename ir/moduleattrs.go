@@ -4,12 +4,14 @@ import "strings"
 
 // SetModuleAttrs adds or replaces attributes of the module op: in its
 // "attributes {...}" dictionary, which is created after the module's name
-// when missing. values are printed as given.
+// when missing. values are printed as given. An implicit module (a file of
+// func.func ops) is written out as the module op MLIR reads it as, holding
+// the attributes (see explicitModule).
 func (e *Editor) SetModuleAttrs(names, values []string) error {
 	m := e.m
 	op := m.ModuleOp()
 	if op == nil {
-		return m.Errorf(0, "no module op to record %s on", strings.Join(names, ", "))
+		return e.explicitModule(names, values)
 	}
 	if op.Generic {
 		return e.SetAttrs(op, names, values)
@@ -76,4 +78,58 @@ func valueSpanIn(s string, from, to int, name string) (start, end int, ok bool) 
 		return from + vs, from + ve, true
 	}
 	return 0, 0, false
+}
+
+// explicitModule writes the implicit module MLIR makes of the file's top
+// level as a module op with the attributes: "module attributes {...} {" on a
+// line before the first operation, "}" on a line after the last. The body
+// keeps its text; alias definitions, which MLIR reads at the top level only,
+// move before the module, and resource sections after it.
+func (e *Editor) explicitModule(names, values []string) error {
+	m := e.m
+	var first, last *Op
+	for _, op := range m.Body.Ops {
+		if op.Name != "" {
+			if first == nil {
+				first = op
+			}
+			last = op
+		}
+	}
+	if first == nil {
+		return m.Errorf(0, "no operation to record %s on", strings.Join(names, ", "))
+	}
+	s := m.Src
+	nl := m.newline(int(first.Start))
+	var before, after strings.Builder
+	for _, op := range m.Body.Ops {
+		if op.Name != "" || op.Start < first.Start || op.Start > last.Start {
+			continue
+		}
+		text := m.Text(op)
+		e.add(int(op.Start), int(op.End), "")
+		if strings.HasPrefix(text, "{-#") {
+			after.WriteString(nl + text)
+		} else {
+			before.WriteString(text + nl)
+		}
+	}
+	attrs := make([]string, len(names))
+	for i, n := range names {
+		attrs[i] = n + " = " + values[i]
+		if values[i] == "" {
+			attrs[i] = n
+		}
+	}
+	open := int(first.Start)
+	if ls := strings.LastIndexByte(s[:open], '\n') + 1; strings.TrimLeft(s[ls:open], " \t") == "" {
+		open = ls
+	}
+	close := int(last.End)
+	if eol := lineEnd(s, close); strings.TrimLeft(s[close:eol], " \t") == "" || strings.HasPrefix(strings.TrimLeft(s[close:eol], " \t"), "//") {
+		close = eol
+	}
+	e.add(open, open, before.String()+"module attributes {"+strings.Join(attrs, ", ")+"} {"+nl)
+	e.add(close, close, nl+"}"+after.String())
+	return nil
 }

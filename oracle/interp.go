@@ -39,6 +39,7 @@ type slot struct {
 // trace is one module as the oracle interpreted it.
 type trace struct {
 	m      *ir.Module
+	top    *ir.Op // m.ModuleOp()
 	grid   Grid
 	opt    Options
 	slots  []*slot
@@ -101,6 +102,7 @@ func interpret(m *ir.Module, grid Grid, opt Options, input func(string, ir.Tenso
 		}
 	}
 	t.spec, _ = spec.New(m, da)
+	t.top = m.ModuleOp()
 	if err := t.block(m.Body, nil); err != nil {
 		return nil, err
 	}
@@ -153,6 +155,22 @@ func (t *trace) block(b *ir.Block, define func()) error {
 func (t *trace) op(op *ir.Op) error {
 	if c := t.colls[op]; c != nil {
 		return t.allReduce(op, c)
+	}
+	switch {
+	case op.Name == "":
+		return nil // an alias definition or a resource section: no values
+	case op == t.top:
+		// The file's module, which an implicit one (a file of functions)
+		// leaves unwritten: not an op of the program's, whichever way it
+		// is spelt.
+		for _, r := range op.Regions {
+			for _, b := range r.Blocks {
+				if err := t.block(b, nil); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
 	k := len(t.plain)
 	if t.hooks != nil && k < len(t.hooks.index) {

@@ -50,7 +50,7 @@ var SelectPass = Func("select", []string{"analyse"}, func(s *State) error {
 		}
 		decided++
 	}
-	if decided > 0 && m.ModuleOp() != nil {
+	if decided > 0 {
 		if err := ed.SetModuleAttrs([]string{AttrTarget}, []string{ir.Quote(s.Target.Name())}); err != nil {
 			return err
 		}
