@@ -249,3 +249,36 @@ func (c *Channels) New() int64 {
 	}
 	return id
 }
+
+// SymbolRefs lists the symbols the op's own text names, not counting its
+// regions: @f, @"f", and each part of a nested reference @a::@b, outside
+// strings and comments. A func.func's own name is among them.
+func (m *Module) SymbolRefs(op *Op) []string {
+	var out []string
+	s := m.Src
+	for _, sp := range ownSpans(op) {
+		for i := sp.start; i < sp.end; i++ {
+			switch s[i] {
+			case '"':
+				j := skipStringAt(s, i)
+				if j < 0 || j > sp.end {
+					i = sp.end
+					continue
+				}
+				i = j - 1
+			case '/':
+				if i+1 < sp.end && s[i+1] == '/' {
+					for i < sp.end && s[i] != '\n' {
+						i++
+					}
+				}
+			case '@':
+				if name, rest, ok := leadingSymbol(s[i:sp.end]); ok && name != "" {
+					out = append(out, name)
+					i = sp.end - len(rest) - 1
+				}
+			}
+		}
+	}
+	return out
+}

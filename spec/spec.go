@@ -197,6 +197,9 @@ type Checker struct {
 	// defs are the types the module's definitions state (see defTypes),
 	// read at the first all-reduce.
 	defs map[scopedName]string
+	// async are the functions asynchronous ops run (see asyncFunctions),
+	// read at the first all-reduce that sits in a function.
+	async map[*ir.Op]string
 }
 
 // view is what an all-reduce says on its own, with the rules that need
@@ -695,6 +698,9 @@ func (k *Checker) lowerability(res *Result, c *ir.Collective, red *reducer, oper
 			if !allowedParents[p.Name] {
 				return fmt.Sprintf("inside %s, whose region arc leaves as it is", p.Name)
 			}
+		}
+		if why := k.asyncWhy(c.Op); why != "" {
+			return why
 		}
 		switch {
 		case len(operands) == 0:
