@@ -282,3 +282,57 @@ func (m *Module) SymbolRefs(op *Op) []string {
 	}
 	return out
 }
+
+// FuncResults reads the result types a function declares: the types after
+// "->" of a pretty func.func (their attributes and locations dropped), or
+// the results of a generic one's function_type. ok is false when they cannot
+// be read.
+func (m *Module) FuncResults(f *Op) (types []string, ok bool) {
+	if f.Generic {
+		v, found := m.Attr(f, "function_type")
+		if !found {
+			return nil, false
+		}
+		sig, ok := readSignature(v)
+		if !ok || !sig.function {
+			return nil, false
+		}
+		return sig.outs, true
+	}
+	h := m.header(f)
+	open := indexTop(h, '(')
+	if open < 0 {
+		return nil, false
+	}
+	close := matching(h, open)
+	if close < 0 {
+		return nil, false
+	}
+	i := skipTriviaAt(h, close+1)
+	if !hasPrefixAt(h, i, "->") {
+		return nil, true // no results
+	}
+	i = skipTriviaAt(h, i+2)
+	if i < len(h) && h[i] == '(' {
+		end := matching(h, i)
+		if end < 0 {
+			return nil, false
+		}
+		for _, r := range splitTop(h[i+1:end], ',') {
+			if at := indexTop(r, '{'); at >= 0 {
+				r = r[:at]
+			}
+			r = stripLoc(r)
+			if statedTypeEnd(r, 0) != len(r) {
+				return nil, false
+			}
+			types = append(types, CompactType(r))
+		}
+		return types, true
+	}
+	end := statedTypeEnd(h, i)
+	if end < 0 {
+		return nil, false
+	}
+	return []string{CompactType(h[i:end])}, true
+}

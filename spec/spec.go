@@ -194,9 +194,10 @@ type Checker struct {
 	scanned       bool
 	disagree      string
 	partitionsWhy string
-	// defs are the types the module's definitions state (see defTypes),
-	// read at the first all-reduce.
-	defs map[scopedName]string
+	// defs are the module's value definitions (see checkUses), and funcs
+	// its functions by name, read at the first all-reduce that needs them.
+	defs  *ir.Defs
+	funcs map[string][]*ir.Op
 	// async are the functions asynchronous ops run (see asyncFunctions),
 	// read at the first all-reduce that sits in a function.
 	async map[*ir.Op]string
@@ -212,6 +213,9 @@ type view struct {
 	results    []tensorType
 	g          idGroups
 	unresolved bool // mesh axes of a mesh package ir did not find
+	// untyped says, per operand, why its value's type is not known where
+	// it is defined ("" when it is; see checkUses).
+	untyped []string
 }
 
 // New reads the module's process grid (stablehlo./mhlo.num_replicas and
@@ -344,7 +348,7 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 	}
 	if lowered(c) {
 		if ins, _, ok := k.m.FuncType(c.Op); ok {
-			if err := k.checkUses(c.Op, ins); err != nil {
+			if _, err := k.checkUses(c.Op, ins); err != nil {
 				return Result{}, err
 			}
 		}
@@ -514,9 +518,11 @@ func (k *Checker) read(c *ir.Collective, v *view) error {
 		}
 		v.operands = append(v.operands, t)
 	}
-	if err := k.checkUses(op, ins); err != nil {
+	untyped, err := k.checkUses(op, ins)
+	if err != nil {
 		return err
 	}
+	v.untyped = untyped
 	for i, s := range outs {
 		t, err := parseTensor(s)
 		if err != nil || !t.e.hlo(mhlo) {
@@ -656,7 +662,7 @@ func (k *Checker) finish(c *ir.Collective, v *view) (Result, error) {
 			k.expand(&res, v.g)
 		}
 	}
-	k.lowerability(&res, c, v.red, v.operands, v.results)
+	k.lowerability(&res, c, v.red, v.operands, v.results, v.untyped)
 	return res, nil
 }
 
@@ -689,7 +695,7 @@ func quoteList(ts []string) string {
 
 // lowerability fills in why arc's custom call would not compute exactly what
 // the op does.
-func (k *Checker) lowerability(res *Result, c *ir.Collective, red *reducer, operands, results []tensorType) {
+func (k *Checker) lowerability(res *Result, c *ir.Collective, red *reducer, operands, results []tensorType, untyped []string) {
 	why := func() string {
 		if c.Arc != nil {
 			return "already lowered by arc"
@@ -728,6 +734,8 @@ func (k *Checker) lowerability(res *Result, c *ir.Collective, red *reducer, oper
 	for i, t := range operands {
 		o := Operand{Type: t.ir(), Text: t.text, Encoding: t.enc, Bytes: t.bytes()}
 		switch {
+		case i < len(untyped) && untyped[i] != "":
+			o.NotLowerable = untyped[i] // arc's call would state a type the value may not have
 		case t.enc != "":
 			o.NotLowerable = fmt.Sprintf("operand %d is %s: arc's custom call would drop its encoding", i, t.text)
 		case !t.static():

@@ -142,12 +142,38 @@ func cases() []tcase {
       stablehlo.return %s, %s : {E}, {E}`}, want{err: "3:5: 'stablehlo.all_reduce' op Reduction-region here must produce 1 tensors, but produces 2 instead"})
 	// Operand types against their values' (MLIR: "use of value ... expects different type").
 	raw("an operand typed otherwise than its argument", strings.Replace(prog{mod: r4, attrs: all4}.text(), "@main(%x: tensor<1024xf32>", "@main(%x: tensor<1024xf16>", 1),
-		want{err: "3:5: use of value '%x' expects different type than prior uses: 'tensor<1024xf32>' vs 'tensor<1024xf16>'"})
+		want{err: "3:33: use of value '%x' expects different type than prior uses: 'tensor<1024xf32>' vs 'tensor<1024xf16>'"})
 	raw("an argument with attributes and a location", strings.Replace(prog{mod: r4, attrs: all4}.text(), "@main(%x: tensor<1024xf32>", `@main(%x: tensor<1024 x f32> {mhlo.sharding = "{replicated}"} loc("x")`, 1),
 		want{groups: "[[0 1 2 3]]"})
 	raw("an operand typed otherwise than a generic op's result", strings.Replace(prog{mod: r4, attrs: all4}.text(), `%0 = "stablehlo.all_reduce"(%x)`, `%y = "stablehlo.negate"(%x) : (tensor<1024xf32>) -> tensor<1024xf16>
     %0 = "stablehlo.all_reduce"(%y)`, 1),
-		want{err: "4:5: use of value '%y' expects different type than prior uses: 'tensor<1024xf32>' vs 'tensor<1024xf16>'"})
+		want{err: "4:33: use of value '%y' expects different type than prior uses: 'tensor<1024xf32>' vs 'tensor<1024xf16>'"})
+	// Pretty-form definitions state their result types after ':' or '->'.
+	defined := func(def string) string {
+		return strings.Replace(prog{mod: r4, attrs: all4}.text(), `%0 = "stablehlo.all_reduce"(%x)`, def+"\n    %0 = \"stablehlo.all_reduce\"(%y)", 1)
+	}
+	raw("an operand typed otherwise than a pretty op's single type", defined(`%y = stablehlo.abs %x : tensor<1024xf16>`),
+		want{err: "4:33: use of value '%y' expects different type than prior uses: 'tensor<1024xf32>' vs 'tensor<1024xf16>'"})
+	raw("an operand typed as a pretty op's single type", defined(`%y = stablehlo.abs %x : tensor<1024 x f32>`), want{groups: "[[0 1 2 3]]"})
+	raw("an operand typed otherwise than a convert's result", defined(`%y = stablehlo.convert %x : (tensor<1024xf32>) -> tensor<1024xbf16>`),
+		want{err: "'tensor<1024xf32>' vs 'tensor<1024xbf16>'"})
+	raw("an operand typed otherwise than a while's", defined(`%y = stablehlo.while(%it = %x) : tensor<1024xi32> attributes {w = 1}
+    cond {
+      %c = stablehlo.constant dense<true> : tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      stablehlo.return %it : tensor<1024xi32>
+    }`), want{err: "'tensor<1024xf32>' vs 'tensor<1024xi32>'"})
+	raw("an operand of another dialect's op", defined(`%y = vendor.scale %x, %k : tensor<1024xf32>`),
+		want{reason: "the type of %y is not stated where it is defined (vendor.scale at 3:5)"})
+	raw("an operand of an op with two colons", defined(`%y = stablehlo.custom_call @f(%x) {b = 1} : (tensor<1024xf32>) -> tensor<1024xf32> : x`),
+		want{reason: "the type of %y is not stated where it is defined"})
+	raw("an operand a call returns otherwise than its function", strings.Replace(defined(`%y = call @g(%x) : (tensor<1024xf32>) -> tensor<1024xf32>`), "\n}\n",
+		"\n  func.func private @g(%a: tensor<1024xf32>) -> (tensor<1024xf16> {jax.result_info = \"r\"}) {\n    %h = stablehlo.convert %a : (tensor<1024xf32>) -> tensor<1024xf16>\n    return %h : tensor<1024xf16>\n  }\n}\n", 1),
+		want{err: "3:5: 'call' op result type mismatch at index 0: the call states 'tensor<1024xf32>', but @g returns 'tensor<1024xf16>'"})
+	raw("an operand of a block argument", strings.Replace(strings.Replace(prog{mod: r4, attrs: all4}.text(), `%0 = "stablehlo.all_reduce"(%x)`, `%0 = "stablehlo.all_reduce"(%b)`, 1),
+		"func.func @main(%x: tensor<1024xf32>, %k: tensor<f32>) -> tensor<1024xf32> {", "func.func @main(%x: tensor<1024xf32>, %k: tensor<f32>) -> tensor<1024xf32> {\n    cf.br ^bb1(%x : tensor<1024xf32>)\n  ^bb1(%b: tensor<1024xf16>):", 1),
+		want{err: "use of value '%b' expects different type than prior uses: 'tensor<1024xf32>' vs 'tensor<1024xf16>'"})
 	add("an add of one operand", prog{mod: r4, attrs: all4, body: `^bb0(%lhs: {E}, %rhs: {E}):
       %s = stablehlo.add %rhs : {E}
       stablehlo.return %s : {E}`}, want{err: "5:7: custom op 'stablehlo.add' takes 2 operands, not 1"})

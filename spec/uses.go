@@ -9,123 +9,85 @@ import (
 
 // MLIR refuses a use whose type is not its value's ("use of value '%x'
 // expects different type than prior uses"). arc reads an all-reduce's
-// operand types from the op's own signature, so it checks them against the
-// definitions that state their types plainly: the results of generic-form
-// ops ("(...) -> (T, U)") and function arguments. Values that pretty-form
-// ops define are not typed here.
-
-// scopedName is a value name in the op whose region defines it: sibling
-// regions, and functions, may use one name for different values.
-type scopedName struct {
-	scope *ir.Op
-	name  string
-}
-
-func isolating(op *ir.Op) bool {
-	return op.Name == "func.func" || op.Name == "module" || op.Name == "builtin.module"
-}
-
-// defTypes maps values to the types their definitions state.
-func defTypes(m *ir.Module) map[scopedName]string {
-	out := map[scopedName]string{}
-	m.Walk(func(op *ir.Op) bool {
-		if op.Name == "func.func" && !op.Generic {
-			for name, t := range funcArgTypes(m.Text(op)) {
-				out[scopedName{op, name}] = t
-			}
-			return true
-		}
-		if !op.Generic {
-			return true
-		}
-		_, outs, ok := m.FuncType(op)
-		if !ok {
-			return true
-		}
-		var res []ir.ValueRef
-		total := 0
-		m.Values(op, func(v ir.ValueRef) {
-			if v.Kind == ir.Result {
-				res = append(res, v)
-				total += v.Count
-			}
-		})
-		if total == 0 || total != len(outs) {
-			return true
-		}
-		scope, k := op.ParentOp(), 0
-		for _, r := range res {
-			for j := range r.Count {
-				name := r.Name
-				if r.Count > 1 {
-					name = fmt.Sprintf("%s#%d", r.Name, j)
-				}
-				out[scopedName{scope, name}] = ir.CompactType(ir.StripLoc(outs[k]))
-				k++
-			}
-		}
-		return true
-	})
-	return out
-}
-
-// funcArgTypes reads "%name: TYPE {attrs} loc(...)" from a pretty
-// func.func's argument list; it returns nil for anything it does not read.
-func funcArgTypes(text string) map[string]string {
-	open := strings.IndexByte(text, '(')
-	if open < 0 || strings.LastIndex(text[:open], "%") >= 0 {
-		return nil
-	}
-	close := ir.Closing(text, open)
-	if close < 0 {
-		return nil
-	}
-	out := map[string]string{}
-	for _, a := range ir.SplitTop(text[open+1:close], ',') {
-		name, typ, ok := strings.Cut(strings.TrimSpace(a), ":")
-		name = strings.TrimSpace(name)
-		if !ok || !strings.HasPrefix(name, "%") {
-			return nil
-		}
-		typ = strings.TrimSpace(typ)
-		if i := ir.IndexTop(typ, '{'); i >= 0 { // the argument's attributes
-			typ = typ[:i]
-		}
-		out[name] = ir.CompactType(ir.StripLoc(typ))
-	}
-	return out
-}
+// operand types from the op's own signature, and writes them into what
+// replaces it (arc's custom call), so each is checked against the type the
+// text states where the value is defined (ir.Defs): a generic op's function
+// type, a pretty op's stated result types (after ':', after "->"), an
+// argument of a function, a region or a block label, and for the result of
+// a call also the result type its function declares. A mismatch is an error
+// at the use; where the text does not state the definition's type with
+// certainty, the operand stays native with the reason.
 
 // checkUses compares the op's operand types with their values' stated
-// types (see defTypes).
-func (k *Checker) checkUses(op *ir.Op, ins []string) error {
-	if k.defs == nil {
-		k.defs = defTypes(k.m)
-	}
-	names := k.m.Operands(op)
+// types. It returns, per operand, why its value's type is unknown ("" when
+// it is known).
+func (k *Checker) checkUses(op *ir.Op, ins []string) ([]string, error) {
+	m := k.m
+	names := m.Operands(op)
 	if len(names) != len(ins) {
-		return nil
+		return nil, nil
 	}
-	lookup := func(name string) (string, bool) {
-		// The enclosing regions, out to the function that isolates them.
-		for p := op.ParentOp(); ; p = p.ParentOp() {
-			if t, ok := k.defs[scopedName{p, name}]; ok {
-				return t, true
-			}
-			if p == nil || isolating(p) {
-				return "", false
-			}
+	if k.defs == nil {
+		k.defs = m.Defs()
+	}
+	var at []int // where each operand is used
+	m.Values(op, func(v ir.ValueRef) {
+		if v.Kind == ir.Use {
+			at = append(at, v.Off)
 		}
-	}
+	})
+	unknown := make([]string, len(names))
 	for i, n := range names {
 		n = strings.TrimSpace(n)
-		def, ok := lookup(n)
-		if !ok {
-			def, ok = lookup(strings.TrimSuffix(n, "#0"))
+		use := ir.CompactType(ir.StripLoc(ins[i]))
+		off := int(op.Start)
+		if i < len(at) && len(at) == len(names) {
+			off = at[i]
 		}
-		if use := ir.CompactType(ir.StripLoc(ins[i])); ok && def != "" && use != def {
-			return k.m.Errorf(int(op.Start), "use of value '%s' expects different type than prior uses: '%s' vs '%s'", n, use, def)
+		def, ok := k.defs.Lookup(op, n)
+		if !ok {
+			unknown[i] = fmt.Sprintf("%s is not defined where the op can see it", n)
+			continue
+		}
+		typ, why := k.defs.Type(def)
+		if typ == "" {
+			unknown[i] = why
+			continue
+		}
+		if use != typ {
+			return nil, m.Errorf(off, "use of value '%s' expects different type than prior uses: '%s' vs '%s'", n, use, typ)
+		}
+		if err := k.checkCallee(def, typ); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return unknown, nil
+}
+
+// checkCallee checks the result of a call against the result type its
+// function declares, as MLIR's verifier of func.call does.
+func (k *Checker) checkCallee(def ir.Def, typ string) error {
+	op := def.Op
+	if def.Result < 0 || op.Name != "func.call" && op.Name != "call" {
+		return nil
+	}
+	refs := k.m.SymbolRefs(op)
+	if len(refs) == 0 {
+		return nil
+	}
+	if k.funcs == nil {
+		k.funcs = map[string][]*ir.Op{}
+		for _, f := range k.m.Funcs() {
+			k.funcs[f.Name] = append(k.funcs[f.Name], f.Op)
+		}
+	}
+	fs := k.funcs[refs[0]]
+	if len(fs) != 1 { // unknown, or one per nested module: not told apart here
+		return nil
+	}
+	results, ok := k.m.FuncResults(fs[0])
+	if !ok || def.Result >= len(results) || results[def.Result] == typ {
+		return nil
+	}
+	return k.m.Errorf(int(op.Start), "'%s' op result type mismatch at index %d: the call states '%s', but @%s returns '%s'", op.Name, def.Result, typ, refs[0], results[def.Result])
 }
