@@ -72,16 +72,30 @@ func walkOps(b *ir.Block, fn func(*ir.Op)) {
 	}
 }
 
-// asyncWhy says why the function around op must stay as written (see
-// asyncFunctions), or "".
-func (k *Checker) asyncWhy(op *ir.Op) string {
-	if k.async == nil {
+// wrapperWhy says why an all-reduce whose parent op is p stays as written:
+// p or an op around it is a wrapper arc leaves as it is (see
+// allowedParents), or a function an async op runs (see asyncFunctions);
+// "" when none is.
+func (k *Checker) wrapperWhy(p *ir.Op) string {
+	if p == nil {
+		return ""
+	}
+	if why, ok := k.wrapped[p]; ok {
+		return why
+	}
+	if k.wrapped == nil {
+		k.wrapped = map[*ir.Op]string{}
 		k.async = asyncFunctions(k.m)
 	}
-	for p := op.ParentOp(); p != nil; p = p.ParentOp() {
-		if p.Name == "func.func" {
-			return k.async[p]
-		}
+	why := ""
+	switch {
+	case !allowedParents[p.Name]:
+		why = fmt.Sprintf("inside %s, whose region arc leaves as it is", p.Name)
+	case k.async[p] != "":
+		why = k.async[p]
+	default:
+		why = k.wrapperWhy(p.ParentOp())
 	}
-	return ""
+	k.wrapped[p] = why
+	return why
 }

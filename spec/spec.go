@@ -199,8 +199,10 @@ type Checker struct {
 	defs  *ir.Defs
 	funcs map[string][]*ir.Op
 	// async are the functions asynchronous ops run (see asyncFunctions),
-	// read at the first all-reduce that sits in a function.
-	async map[*ir.Op]string
+	// read at the first all-reduce that sits in a function; wrapped holds
+	// wrapperWhy's answers, so that ops deep in regions cost one look each.
+	async   map[*ir.Op]string
+	wrapped map[*ir.Op]string
 }
 
 // view is what an all-reduce says on its own, with the rules that need
@@ -700,12 +702,7 @@ func (k *Checker) lowerability(res *Result, c *ir.Collective, red *reducer, oper
 		if c.Arc != nil {
 			return "already lowered by arc"
 		}
-		for p := c.Op.ParentOp(); p != nil; p = p.ParentOp() {
-			if !allowedParents[p.Name] {
-				return fmt.Sprintf("inside %s, whose region arc leaves as it is", p.Name)
-			}
-		}
-		if why := k.asyncWhy(c.Op); why != "" {
+		if why := k.wrapperWhy(c.Op.ParentOp()); why != "" {
 			return why
 		}
 		switch {
