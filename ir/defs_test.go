@@ -68,7 +68,7 @@ func.func @g(%x: tensor<8xi8>) -> tensor<8xi8> {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := m.Defs()
+	d := m.Defs(nil)
 	f := m.Body.Ops[0]
 	body := f.Regions[0].Blocks
 	while := body[0].Ops[0]

@@ -185,9 +185,12 @@ type defKey struct {
 	name   string
 }
 
-// Defs indexes the module's definitions.
-func (m *Module) Defs() *Defs {
+// Defs indexes the module's definitions of the given names ("%x"; all of
+// them for nil), so that a caller that looks up a few values keeps only
+// theirs.
+func (m *Module) Defs(names map[string]bool) *Defs {
 	d := &Defs{m: m, defs: map[defKey]Def{}}
+	keep := func(name string) bool { return names == nil || names[name] }
 	m.Walk(func(op *Op) bool {
 		var region *Region
 		if op.Parent != nil {
@@ -195,6 +198,10 @@ func (m *Module) Defs() *Defs {
 		}
 		res, arg := 0, 0
 		scanValues(m.Src, int(op.Start), int(op.resEnd), true, func(v ValueRef) {
+			if !keep(v.Name) {
+				res += v.Count
+				return
+			}
 			for j := range v.Count {
 				name := v.Name
 				if v.Count > 1 {
@@ -209,7 +216,9 @@ func (m *Module) Defs() *Defs {
 			for _, sp := range ownSpans(op) {
 				vs.scan(m.Src, sp.start, sp.end, func(v ValueRef) {
 					if v.Kind == Arg {
-						d.defs[defKey{op: op, name: v.Name}] = Def{Op: op, Off: v.Off, Result: -1, Arg: arg}
+						if keep(v.Name) {
+							d.defs[defKey{op: op, name: v.Name}] = Def{Op: op, Off: v.Off, Result: -1, Arg: arg}
+						}
 						arg++
 					}
 				})
@@ -220,7 +229,9 @@ func (m *Module) Defs() *Defs {
 				k := 0
 				m.LabelArgs(b, func(v ValueRef) {
 					if v.Kind == Arg {
-						d.defs[defKey{region: r, name: v.Name}] = Def{Op: op, Block: b, Off: v.Off, Result: -1, Arg: k}
+						if keep(v.Name) {
+							d.defs[defKey{region: r, name: v.Name}] = Def{Op: op, Block: b, Off: v.Off, Result: -1, Arg: k}
+						}
 						k++
 					}
 				})

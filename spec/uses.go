@@ -28,7 +28,7 @@ func (k *Checker) checkUses(op *ir.Op, ins []string) ([]string, error) {
 		return nil, nil
 	}
 	if k.defs == nil {
-		k.defs = m.Defs()
+		k.defs = m.Defs(allReduceOperands(m))
 	}
 	var at []int // where each operand is used
 	m.Values(op, func(v ir.ValueRef) {
@@ -90,4 +90,21 @@ func (k *Checker) checkCallee(def ir.Def, typ string) error {
 		return nil
 	}
 	return k.m.Errorf(int(op.Start), "'%s' op result type mismatch at index %d: the call states '%s', but @%s returns '%s'", op.Name, def.Result, typ, refs[0], results[def.Result])
+}
+
+// allReduceOperands are the names the module's all-reduces (and arc's calls
+// of them) read, whose definitions checkUses looks up.
+func allReduceOperands(m *ir.Module) map[string]bool {
+	names := map[string]bool{}
+	m.Walk(func(op *ir.Op) bool {
+		if strings.HasSuffix(op.Name, ".all_reduce") || strings.HasSuffix(op.Name, ".custom_call") {
+			m.Values(op, func(v ir.ValueRef) {
+				if v.Kind == ir.Use {
+					names[v.Name] = true
+				}
+			})
+		}
+		return true
+	})
+	return names
 }
