@@ -106,13 +106,16 @@ func plainOps(m *ir.Module) ([]*ir.Op, error) {
 		}
 	}
 	var out []*ir.Op
+	top := m.ModuleOp()
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		for _, op := range b.Ops {
-			if coll[op] {
-				continue
+			if coll[op] || op.Name == "" {
+				continue // all-reduces, alias definitions and resource sections (see trace.op)
 			}
-			out = append(out, op)
+			if op != top {
+				out = append(out, op)
+			}
 			for _, r := range op.Regions {
 				for _, rb := range r.Blocks {
 					walk(rb)

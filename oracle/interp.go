@@ -176,6 +176,7 @@ func (t *trace) op(op *ir.Op) error {
 	if t.hooks != nil && k < len(t.hooks.index) {
 		k = t.hooks.index[k] // the original's number for the same op
 	}
+	k++ // identities number the plain ops from 1: the file's module, written or implicit, is op 0
 	t.plain = append(t.plain, op)
 	var uses []string
 	var args, results []ir.ValueRef

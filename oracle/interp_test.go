@@ -136,7 +136,7 @@ func TestInterpretControlFlow(t *testing.T) {
 	}
 	// The case reads %0 (the first all-reduce's result); @f's all-reduce
 	// reads its argument, a leaf.
-	want := "[sum a0.0 max ar(a0.0)#0 sum a6.0]" // op 0 is @main, op 6 @f (the module is no op of the program)
+	want := "[sum a1.0 max ar(a1.0)#0 sum a7.0]" // op 1 is @main, op 7 @f (op 0 the module)
 	if fmt.Sprint(got) != want {
 		t.Errorf("slots %v, want %s", got, want)
 	}
