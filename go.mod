@@ -8,6 +8,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/spf13/pflag v1.1.0
 	gonum.org/v1/plot v0.15.2
+	google.golang.org/protobuf v1.36.10
 )
 
 require (
@@ -30,6 +31,5 @@ require (
 	golang.org/x/sys v0.39.0 // indirect
 	golang.org/x/term v0.38.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
-	google.golang.org/protobuf v1.36.10 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )
