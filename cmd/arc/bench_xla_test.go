@@ -1,6 +1,6 @@
-//go:build cgo
+//go:build xla
 
 package main
 
 // xlaMissing is what an XLA-level sweep says when it cannot start.
-func xlaMissing(withCgo string) string { return withCgo }
+func xlaMissing(withRunner string) string { return withRunner }

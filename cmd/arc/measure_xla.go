@@ -1,4 +1,4 @@
-//go:build cgo
+//go:build xla
 
 package main
 
@@ -7,7 +7,9 @@ import (
 	"github.com/arcpass/arc/bench/xlarun"
 )
 
-// xlaMachine opens the GPUs through arc's PJRT proxy, which cgo builds in.
+// xlaMachine opens the GPUs through arc's PJRT proxy. It is built in with
+// -tags xla only (and cgo, which the proxy needs), so that an arc that only
+// compiles modules builds no C and none of go-xla (ARCHITECTURE.md).
 func (f *sweepFlags) xlaMachine() (bench.Machine, func(), error) {
 	m, err := xlarun.NewXLA(xlarun.XLAOptions{Plugin: f.plugin, GPULib: f.gpuLib, Link: f.link, GPUs: f.gpus, Lower: f.lower()})
 	if err != nil {
