@@ -5,7 +5,6 @@ go 1.26
 require (
 	github.com/gomlx/go-xla v0.1.4
 	github.com/gomlx/gomlx v0.26.0
-	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/spf13/pflag v1.1.0
 	gonum.org/v1/plot v0.15.2
 	google.golang.org/protobuf v1.36.10
@@ -21,10 +20,8 @@ require (
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
 	golang.org/x/exp v0.0.0-20250819193227-8b4c13bb791b // indirect
 	golang.org/x/image v0.26.0 // indirect

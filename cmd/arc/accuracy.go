@@ -11,8 +11,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/arcpass/arc/reference/accuracy"
 	"github.com/arcpass/arc/reference/codec"
 	"github.com/arcpass/arc/reference/collective"
@@ -203,32 +201,18 @@ func specLabel(s collective.Spec) string {
 	return codecLabel(s.Codec)
 }
 
-// progress draws a bar on w, in place, once a run takes more than a
-// second (quiet: never). Call it with -1 at the end.
+// progress draws a bar on w once a run takes more than a second (quiet:
+// never). Call it with -1 at the end.
 func progress(w io.Writer, total int, quiet bool) func(int) {
 	if quiet {
 		return func(int) {}
 	}
-	start := time.Now()
-	var bar *progressbar.ProgressBar
+	bar := newProgressBar(w, "arc accuracy", total)
+	bar.delay = time.Second
 	return func(done int) {
-		switch {
-		case done < 0:
-			if bar != nil {
-				bar.Finish()
-			}
+		if done < 0 {
+			bar.Finish("")
 			return
-		case bar == nil && time.Since(start) < time.Second:
-			return
-		case bar == nil:
-			bar = progressbar.NewOptions(total,
-				progressbar.OptionSetWriter(w),
-				progressbar.OptionSetDescription("arc accuracy"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(24),
-				progressbar.OptionThrottle(200*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
 		}
 		bar.Set(done)
 	}

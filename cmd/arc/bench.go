@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
 	"github.com/arcpass/arc/bench"
@@ -136,9 +134,11 @@ type sweepFlags struct {
 	plugin, gpuLib, kbench              string
 	gpus, chain, reps, warmup, jobs     int
 	quiet                               bool
+	command                             string // bench or tune, for messages
 }
 
 func (f *sweepFlags) add(fs *pflag.FlagSet, lowerings []bench.Lowering) {
+	f.command = fs.Name()
 	names := make([]string, len(lowerings))
 	for i, l := range lowerings {
 		names[i] = string(l)
@@ -213,17 +213,28 @@ func (f *sweepFlags) measure(plan bench.Plan, io stdio, save func([]bench.Result
 		}
 	}
 	if f.level == "kernel" {
-		return bench.RunKernel(bench.KernelOptions{
-			Program: f.kbench, Link: f.link, GPUs: f.gpus, Lower: f.lower(), Log: io.err,
-			Progress: f.progress(io, bench.KernelRows(plan)),
-		}, plan)
+		opt := bench.KernelOptions{Program: f.kbench, Link: f.link, GPUs: f.gpus, Lower: f.lower(), Log: io.err}
+		if bar := f.progress(io, bench.KernelRows(plan)); bar != nil {
+			opt.Progress = bar
+			defer bar.Finish("")
+		}
+		rs, err := bench.RunKernel(opt, plan)
+		if err != nil {
+			return nil, f.noMachine(err)
+		}
+		return rs, nil
 	}
 	m, closeMachine, err := f.xlaMachine()
 	if err != nil {
-		return nil, err
+		return nil, f.noMachine(err)
 	}
 	defer closeMachine()
-	progress := f.progress(io, plan.Cells()*len(plan.Lowerings))
+	bar := f.progress(io, plan.Cells()*len(plan.Lowerings))
+	var progress bench.Progress = bench.NopProgress{}
+	if bar != nil {
+		progress = bar
+		defer bar.Finish("")
+	}
 	var saveErr error
 	saved := func(rs []bench.Result) {
 		if save != nil && saveErr == nil {
@@ -233,23 +244,23 @@ func (f *sweepFlags) measure(plan bench.Plan, io stdio, save func([]bench.Result
 		}
 	}
 	rs := bench.Sweep(m, plan, f.link, progress, saved)
-	progress.Describe("done")
+	if bar != nil {
+		bar.Finish(fmt.Sprintf("%d measurements", len(rs)))
+	}
 	return rs, nil
 }
 
-// progress is a bar on stderr, redrawn at most twice a second so that logs
-// of long sweeps stay small.
-func (f *sweepFlags) progress(io stdio, total int) bench.Progress {
+// noMachine adds to why nothing could be measured what works without a
+// GPU: --from, with the sweeps docs/bench/ ships.
+func (f *sweepFlags) noMachine(err error) error {
+	return fmt.Errorf("%v\narc: without a GPU, --from reads a saved sweep: docs/bench/ holds sweeps measured on 2 x H200 "+
+		"(arc %s --from docs/bench/h200-xla-peer.csv)", err, f.command)
+}
+
+// progress is a bar on stderr (lines every half minute in a log).
+func (f *sweepFlags) progress(io stdio, total int) *progressBar {
 	if f.quiet {
-		return bench.NopProgress{}
+		return nil
 	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(io.err),
-		progressbar.OptionSetDescription("starting"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionThrottle(500*time.Millisecond),
-		progressbar.OptionShowElapsedTimeOnFinish(),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(io.err) }),
-	)
+	return newProgressBar(io.err, "arc "+f.command, total)
 }
