@@ -153,11 +153,12 @@ device-bin-examples:
 
 # ---- arc bench and arc tune on the GPU machine (issue 7; docs/BENCHMARKS.md) ----
 .PHONY: bench-bin device-bench
-# bench-bin (here): arc built with cgo, in a folder of its own so that a run
-# can carry it alone (.devbin/bench); the GPU machine has no Go.
+# bench-bin (here): arc with its XLA runner (-tags xla: the PJRT proxy, cgo),
+# in a folder of its own so that a run can carry it alone (.devbin/bench);
+# the GPU machine has no Go.
 bench-bin:
 	@mkdir -p .devbin/bench
-	CGO_ENABLED=1 $(GO) build -trimpath -ldflags='-s -w' -o .devbin/bench/arc ./cmd/arc
+	CGO_ENABLED=1 $(GO) build -tags xla -trimpath -ldflags='-s -w' -o .devbin/bench/arc ./cmd/arc
 
 # device-bench (GPU machine, one call): make gpu, then arc bench at the XLA
 # and kernel levels, peer and host-staged, and arc tune; results under $OUT.
