@@ -18,6 +18,7 @@ test: lint
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags xla ./cmd/arc # the XLA runner's side of the CLI, which go vet ./... leaves out
 
 FUZZTIME ?= 20s
 fuzz:
