@@ -47,6 +47,10 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 		}
 	}
 	if err := pipe.Run(st); err != nil {
+		var option *passes.OptionError
+		if errors.As(err, &option) {
+			return nil, nil, &UsageError{err}
+		}
 		return nil, nil, err
 	}
 	rep, err := passes.NewReport(decided, st.Target.Name(), st.Options.DeviceAssignment)

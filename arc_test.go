@@ -259,6 +259,11 @@ func TestCompileRejectsBadOptions(t *testing.T) {
 		{"force codec", arc.Options{Target: "cuda:nvlink", Force: []string{"0=twoshot:int3"}}, `unknown codec "int3"`},
 		{"byte range", arc.Options{Target: "cuda:nvlink", MinBytes: 100, MaxBytes: 10}, "do not make a range"},
 		{"negative bytes", arc.Options{Target: "cuda:nvlink", MinBytes: -1}, "do not make a range"},
+		// A --force entry the module cannot take is the usage's fault too.
+		{"force index out of range", arc.Options{Target: "cuda:nvlink", Force: []string{"9=oneshot"}}, "--force 9: the module has 9 collective operand(s)"},
+		{"force an ineligible row", arc.Options{Target: "cuda:nvlink", Force: []string{"3=oneshot"}}, "--force 3=oneshot: 6 bytes is not a multiple of 16"},
+		{"force a ring on a GPU", arc.Options{Target: "cuda:nvlink", Force: []string{"0=ring"}}, "ring is a TPU lowering"},
+		{"force a kernel on a TPU", arc.Options{Target: "tpu:v6e-8", Force: []string{"0=oneshot"}}, "TPU targets lower all-reduces to ring only"},
 	}
 	for _, c := range usage {
 		_, _, err := arc.Compile("m.mlir", src, c.opt)
@@ -272,10 +277,6 @@ func TestCompileRejectsBadOptions(t *testing.T) {
 		opt  arc.Options
 		want string
 	}{
-		{"force index out of range", arc.Options{Target: "cuda:nvlink", Force: []string{"9=oneshot"}}, "--force 9: the module has 9 collective operand(s)"},
-		{"force an ineligible row", arc.Options{Target: "cuda:nvlink", Force: []string{"3=oneshot"}}, "--force 3=oneshot: 6 bytes is not a multiple of 16"},
-		{"force a ring on a GPU", arc.Options{Target: "cuda:nvlink", Force: []string{"0=ring"}}, "ring is a TPU lowering"},
-		{"force a kernel on a TPU", arc.Options{Target: "tpu:v6e-8", Force: []string{"0=oneshot"}}, "TPU targets lower all-reduces to ring only"},
 		{"missing profile", arc.Options{Target: "cuda:nvlink", Profile: "no/such/profile.json"}, "no/such/profile.json"},
 		{"missing topology", arc.Options{Target: "cuda:nvlink", Topology: "no/such/topology.json"}, "no/such/topology.json"},
 	}

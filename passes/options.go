@@ -1,7 +1,6 @@
 package passes
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -86,6 +85,13 @@ func (o Options) ForceOf(row int) Forced {
 	return Forced{Row: row}
 }
 
+// OptionError is an option that does not fit the module: a --force row it
+// lacks, or a lowering the row cannot take. The usage is wrong, not the
+// input, and the message names the option, not the pass that found it.
+type OptionError struct{ Msg string }
+
+func (e *OptionError) Error() string { return e.Msg }
+
 // Cannot reports a forced lowering that does not apply to its row: an error
 // for an INDEX entry, native with the reason for all=.
 func (f Forced) Cannot(format string, args ...any) (Decision, error) {
@@ -97,5 +103,5 @@ func (f Forced) Cannot(format string, args ...any) (Decision, error) {
 	if f.All {
 		return Native(msg), nil
 	}
-	return Native(""), errors.New(msg)
+	return Native(""), &OptionError{msg}
 }

@@ -158,6 +158,9 @@ func (p *Pipeline) Run(s *State) error {
 			if _, positioned := err.(*ir.Error); positioned {
 				return err // a problem of the input, already "FILE:LINE:COL: message"
 			}
+			if _, option := err.(*OptionError); option {
+				return err // the user's option, named by its flag
+			}
 			return fmt.Errorf("%s: %w", ps.Name(), err)
 		}
 		if p.VerifyEach {

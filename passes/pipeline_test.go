@@ -134,7 +134,7 @@ func TestPipelineChecksRequirements(t *testing.T) {
 	}
 	s := &passes.State{Module: m, Target: fakeTarget{}, Options: passes.Options{Force: map[int]passes.Force{3: {Lowering: "oneshot"}}}}
 	p := passes.Pipeline{Passes: []passes.Pass{passes.AnalysePass, passes.SelectPass}}
-	if err := p.Run(s); err == nil || err.Error() != "select: --force 3: the module has 3 collective operand(s)" {
+	if err := p.Run(s); err == nil || err.Error() != "--force 3: the module has 3 collective operand(s) (arc inspect lists them)" {
 		t.Errorf("force out of range: %v", err)
 	}
 }

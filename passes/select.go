@@ -25,7 +25,7 @@ var SelectPass = Func("select", []string{"analyse"}, func(s *State) error {
 	}
 	for i := range s.Options.Force {
 		if i != ForceAll && i >= len(rep.Collectives) {
-			return fmt.Errorf("--force %d: the module has %d collective operand(s)", i, len(rep.Collectives))
+			return &OptionError{fmt.Sprintf("--force %d: the module has %d collective operand(s) (arc inspect lists them)", i, len(rep.Collectives))}
 		}
 	}
 	opts := s.Options
