@@ -257,8 +257,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"compile", "--target", "none", unparsable}, exitInput, "arc: " + unparsable + ":3:1: "},
 		{[]string{"inspect", unparsable}, exitInput, "arc: " + unparsable + ":3:1: "},
 		{[]string{"compile", "--target", "cuda:nvlink", "--profile", profile, good}, exitInput, "arc: " + profile + ":3:1: "},
-		{[]string{"compile", "--target", "cuda:nvlink", "--force", "7=oneshot", good}, exitInput, "arc: select: --force 7: the module has 2 collective operand(s)"},
-		{[]string{"compile", "--target", "cuda:nvlink", "--force", "1=oneshot", good}, exitInput, "arc: select: --force 1=oneshot: reducer is max, arc's kernels sum"},
+		{[]string{"compile", "--target", "cuda:nvlink", "--force", "7=oneshot", good}, exitUsage, "arc: --force 7: the module has 2 collective operand(s) (arc inspect lists them)"},
+		{[]string{"compile", "--target", "cuda:nvlink", "--force", "1=oneshot", good}, exitUsage, "arc: --force 1=oneshot: reducer is max, arc's kernels sum"},
 	} {
 		code, _, errs := runArc(t, "", c.args...)
 		if code != c.code || !strings.HasPrefix(errs, c.stderr) {
@@ -282,13 +282,17 @@ func TestFailedCompileLeavesOutputsAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{
-		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, bad},                                      // bad input
-		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, "--force", "0=ring", good},                // a failing pass
-		{"compile", "--target", "cuda:nvlink", "-o", out, "--report", filepath.Join(dir, "no", "such", "r.json"), good}, // the report cannot be written
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, bad}, exitInput},                                      // bad input
+		{[]string{"compile", "--target", "cuda:nvlink", "-o", out, "--report", report, "--force", "0=ring", good}, exitUsage},                // a pass refuses an option
+		{[]string{"compile", "--target", "cuda:nvlink", "-o", out, "--report", filepath.Join(dir, "no", "such", "r.json"), good}, exitInput}, // the report cannot be written
 	} {
-		if code, _, errs := runArc(t, "", args...); code != exitInput {
-			t.Errorf("arc %s: exit %d (%s), want %d", strings.Join(args, " "), code, errs, exitInput)
+		args := c.args
+		if code, _, errs := runArc(t, "", args...); code != c.code {
+			t.Errorf("arc %s: exit %d (%s), want %d", strings.Join(args, " "), code, errs, c.code)
 		}
 		for _, p := range []string{out, report} {
 			if got, err := os.ReadFile(p); err != nil || string(got) != "keep me\n" {

@@ -28,7 +28,9 @@ type stdio struct {
 	out, err io.Writer
 }
 
-// command is one subcommand: its one-line summary and its entry point.
+// command is one subcommand: its one-line summary and its entry point. A
+// command without a summary is not the user's (arc serve, which arc's PJRT
+// plugin runs) and help does not list it.
 type command struct {
 	summary string
 	run     func(args []string, io stdio) int
@@ -81,8 +83,10 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: arc <command> [flags] [args]")
 	fmt.Fprintln(w, "\ncommands:")
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for n, c := range commands {
+		if c.summary != "" {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
@@ -116,7 +120,7 @@ func parseFlags(fs *pflag.FlagSet, args []string, io stdio) (code int, ok bool) 
 	case errors.Is(err, pflag.ErrHelp):
 		return exitOK, false
 	}
-	fmt.Fprintf(io.err, "arc %s: %v\n", fs.Name(), err)
+	fmt.Fprintf(io.err, "arc %s: %v (arc %s --help lists the flags)\n", fs.Name(), err, fs.Name())
 	return exitUsage, false
 }
 

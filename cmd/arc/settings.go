@@ -44,13 +44,16 @@ func (v settingValue) String() string {
 
 func (v settingValue) Set(text string) error { return v.s.Set(v.opt, text) }
 
+// Type is what help shows after the flag: the value's form (a boolean
+// shows [=true|false]).
 func (v settingValue) Type() string {
-	switch v.s.Kind {
-	case arc.Bool:
+	if v.s.Kind == arc.Bool {
 		return "bool"
 	}
 	return v.s.Value
 }
+
+func (v settingValue) IsBoolFlag() bool { return v.s.Kind == arc.Bool }
 
 // sizeFlag is an integer flag that takes size suffixes (4K, 1M: binary),
 // as every size arc takes does.
