@@ -26,8 +26,8 @@
 #
 # ONLY (space-separated step names) runs a subset, e.g. ONLY="llama" or
 # ONLY="build xla-peer tune-peer auto-peer kernel-peer". $OUT receives:
-# bench.log (every step's output), bench.csv (every measurement), xla-peer.png,
-# kernel-peer.png, xla-host.png, cuda-nvlink.json, cuda-pcie-nop2p.json,
+# bench.log (every step's output), bench.csv (every measurement), xla-peer.svg,
+# kernel-peer.svg, xla-host.svg, cuda-nvlink.json, cuda-pcie-nop2p.json,
 # llama.csv and, when arc has --format, nccl.txt (the sweeps in nccl-tests'
 # columns). stdout ends with the tables and a summary of the steps. Knobs
 # (environment): SIZES, HOST_SIZES, DTYPES, HOST_DTYPES, CHAIN, REPS, WARMUP,
@@ -120,7 +120,7 @@ common=(--sizes "$SIZES" --dtypes "$DTYPES" --chain "$CHAIN" --reps "$REPS" --wa
 host=(--sizes "$HOST_SIZES" --dtypes "$HOST_DTYPES" --chain "$CHAIN" --reps "$REPS" --warmup "$WARMUP" --jobs "$JOBS"
   --link host --lowerings "$HOST_LOWERINGS")
 
-step xla-peer 240 "$ARC" bench --level xla --link peer "${common[@]}" --csv "$WORK/xla-peer.csv" --plot "$OUT/xla-peer.png"
+step xla-peer 240 "$ARC" bench --level xla --link peer "${common[@]}" --csv "$WORK/xla-peer.csv" --plot "$OUT/xla-peer.svg"
 # A sweep cut short has saved every cell it finished: fit what there is.
 if [ -s "$WORK/xla-peer.csv" ]; then
   step tune-peer 30 "$ARC" tune --from "$WORK/xla-peer.csv" -o "$OUT/cuda-nvlink.json"
@@ -133,7 +133,7 @@ if [ -s "$OUT/cuda-nvlink.json" ]; then
 else skip auto-peer "no tuned profile"; fi
 if [ -x build/kbench ]; then
   step kernel-peer 90 "$ARC" bench --level kernel --link peer --kbench build/kbench \
-    --sizes "$SIZES" --dtypes "$DTYPES" --reps "$REPS" --csv "$WORK/kernel-peer.csv" --plot "$OUT/kernel-peer.png"
+    --sizes "$SIZES" --dtypes "$DTYPES" --reps "$REPS" --csv "$WORK/kernel-peer.csv" --plot "$OUT/kernel-peer.svg"
 else skip kernel-peer "no build/kbench"; fi
 # The Llama-shaped decoder end to end (examples/llama): its own tables, RESULT
 # lines and CSV.
@@ -141,7 +141,7 @@ if [ -x "$LLAMA" ]; then
   # shellcheck disable=SC2086 # LLAMA_ARGS is a list of flags
   step llama "$LLAMA_LIMIT" "$LLAMA" --plugin "$CUDA_PLUGIN" $LLAMA_ARGS --csv "$OUT/llama.csv"
 else skip llama "no $LLAMA: make device-bin-examples, carry .devbin/examples"; fi
-step xla-host 150 "$ARC" bench --level xla "${host[@]}" --csv "$WORK/xla-host.csv" --plot "$OUT/xla-host.png"
+step xla-host 150 "$ARC" bench --level xla "${host[@]}" --csv "$WORK/xla-host.csv" --plot "$OUT/xla-host.svg"
 if [ -s "$WORK/xla-host.csv" ]; then
   step tune-host 30 "$ARC" tune --from "$WORK/xla-host.csv" -o "$OUT/cuda-pcie-nop2p.json"
 else skip tune-host "no host-link measurements"; fi

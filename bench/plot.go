@@ -1,8 +1,9 @@
 package bench
 
 import (
+	"bytes"
 	"fmt"
-	"image/color"
+	"html"
 	"io"
 	"math"
 	"path/filepath"
@@ -10,165 +11,272 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// WritePlot draws, for each table WriteTable would print, two panels: the
-// time of one all-reduce against its size, and each lowering's speedup over
-// the best native (over native when it is the only one), both on log axes;
-// one legend at the right serves every panel, each lowering keeping its
-// colour, marker and dashes throughout. format is "png" or "svg".
-func WritePlot(w io.Writer, rs []Result, format string) error {
-	var rows [][]*plot.Plot
+// WritePlot draws, as SVG, for each table WriteTable would print, two
+// panels: the time of one all-reduce against its size, and each lowering's
+// speedup over the best native (over native when it is the only one), both
+// on log axes; one legend at the right serves every panel, each lowering
+// keeping its colour, marker and dashes throughout.
+func WritePlot(w io.Writer, rs []Result) error {
 	ix := indexResults(rs)
 	styles := lineStyles(rs)
 	drawn := map[Lowering]bool{}
+	var rows [][2]panel
 	for _, s := range seriesOf(rs) {
-		timeP, speedP, err := seriesPlots(s, ix, rs, styles, drawn)
-		if err != nil {
-			return err
-		}
-		if timeP != nil {
-			rows = append(rows, []*plot.Plot{timeP, speedP})
+		if timeP, speedP, ok := seriesPanels(s, ix, rs, drawn); ok {
+			rows = append(rows, [2]panel{timeP, speedP})
 		}
 	}
 	if len(rows) == 0 {
 		return fmt.Errorf("nothing to plot: no measurement succeeded")
 	}
-	legend := plot.NewLegend()
-	legend.Top, legend.Left = true, true
-	legend.ThumbnailWidth = vg.Points(36)
-	legend.Padding = vg.Points(3)
-	for _, l := range lineOrder(rs) {
-		if drawn[l] {
-			st := styles[l]
-			legend.Add(l.Label(), st.line, st.points)
+	var b bytes.Buffer
+	width, height := 2*panelW+legendW, len(rows)*panelH
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Liberation Serif, Times New Roman, serif" font-size="13">`+"\n",
+		width, height, width, height)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
+	for i, row := range rows {
+		for j, p := range row {
+			p.draw(&b, float64(j*panelW), float64(i*panelH), styles)
 		}
 	}
-	panelW, panelH := 7*vg.Inch, 5*vg.Inch
-	width, height := 2*panelW+legendWidth, vg.Length(len(rows))*panelH
-	var canvas vg.CanvasWriterTo
-	switch format {
-	case "png":
-		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(96))}
-	case "svg":
-		canvas = vgsvg.New(width, height)
-	default:
-		return fmt.Errorf("plot format %q: want png or svg", format)
-	}
-	dc := draw.New(canvas)
-	panels := draw.Crop(dc, 0, -legendWidth, 0, 0)
-	tiles := draw.Tiles{Rows: len(rows), Cols: 2, PadX: vg.Inch / 2, PadY: vg.Inch / 2,
-		PadTop: vg.Inch / 4, PadBottom: vg.Inch / 4, PadLeft: vg.Inch / 4, PadRight: vg.Inch / 4}
-	for i, row := range plot.Align(rows, tiles, panels) {
-		for j, c := range row {
-			rows[i][j].Draw(c)
-		}
-	}
-	key := draw.Crop(dc, 2*panelW, 0, 0, -vg.Inch/2)
-	key.Rectangle.Min.X += vg.Inch / 8
-	legend.Draw(key)
-	_, err := canvas.WriteTo(w)
+	drawLegend(&b, float64(2*panelW), rs, styles, drawn)
+	b.WriteString("</svg>\n")
+	_, err := w.Write(b.Bytes())
 	return err
 }
 
-// legendWidth is the column at the right of the panels that holds the legend.
-const legendWidth = 2*vg.Inch + vg.Inch/2
+// The plot's layout, in pixels: one panel per measure and series, and a
+// column at the right for the legend.
+const (
+	panelW, panelH, legendW = 672, 480, 240
+	marginL, marginR        = 84, 24
+	marginT, marginB        = 56, 64
+)
 
-// PlotFormat is the format a plot file's name asks for.
-func PlotFormat(path string) (string, error) {
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".png", ".svg":
-		return ext[1:], nil
+// PlotFormat checks that a plot file's name asks for what WritePlot draws.
+func PlotFormat(path string) error {
+	if strings.EqualFold(filepath.Ext(path), ".svg") {
+		return nil
 	}
-	return "", fmt.Errorf("plot %s: name it .png or .svg", path)
+	return fmt.Errorf("plot %s: name it .svg (arc draws SVG, which browsers and GitHub show)", path)
 }
 
-// seriesPlots draws one series' two panels, or returns nil plots when it
-// has no time to draw; drawn records the lowerings it drew. A log axis
-// cannot hold 0, so a panel left without lines (no native to compare with)
-// keeps linear axes.
-func seriesPlots(s series, ix index, rs []Result, styles map[Lowering]lineStyle, drawn map[Lowering]bool) (timeP, speedP *plot.Plot, err error) {
+// panel is one chart: lines of (bytes, value) points on log axes.
+type panel struct {
+	title, yLabel string
+	lines         []line
+	yTicks        func(lo, hi float64) []tick
+}
+
+type line struct {
+	l   Lowering
+	xys [][2]float64 // sorted by size
+}
+
+type tick struct {
+	v     float64
+	label string // "" for a minor tick
+}
+
+// seriesPanels makes one series' two panels, or ok false when it has no
+// time to draw; drawn records the lowerings it drew. A panel left without
+// lines (no native to compare with) is drawn empty, with a note.
+func seriesPanels(s series, ix index, rs []Result, drawn map[Lowering]bool) (timeP, speedP panel, ok bool) {
 	lows := s.lowerings(rs)
 	title := fmt.Sprintf("%s level, %s link, %d GPUs, %s", s.Level, s.Link, s.World, s.DType)
 	over := "native"
 	if natives(lows) > 1 {
 		over = "the best native"
 	}
-	timeP, speedP = plot.New(), plot.New()
-	timeP.Title.Text, speedP.Title.Text = title+": time", title+": speedup over "+over
-	timeP.Y.Label.Text, speedP.Y.Label.Text = "microseconds per all-reduce", over+"'s time / lowering's time"
-	timeLines, speedLines := 0, 0
+	timeP = panel{title: title + ": time", yLabel: "microseconds per all-reduce", yTicks: timeTicks}
+	speedP = panel{title: title + ": speedup over " + over, yLabel: over + "'s time / lowering's time", yTicks: ratioTicks}
 	for _, l := range lows {
-		var times, speeds plotter.XYs
+		var times, speeds [][2]float64
 		for n, cell := range ix[s] {
 			r, ok := cell[l]
 			if !ok || !r.OK() || r.US <= 0 { // noise can push a tiny time to 0 or below
 				continue
 			}
-			times = append(times, plotter.XY{X: float64(n), Y: r.US})
+			times = append(times, [2]float64{float64(n), r.US})
 			if sp := ix.speedupBest(r); sp > 0 {
-				speeds = append(speeds, plotter.XY{X: float64(n), Y: sp})
+				speeds = append(speeds, [2]float64{float64(n), sp})
 			}
 		}
-		if err := addLine(timeP, styles[l], times, &timeLines); err != nil {
-			return nil, nil, err
-		}
-		if err := addLine(speedP, styles[l], speeds, &speedLines); err != nil {
-			return nil, nil, err
+		for _, add := range []struct {
+			p   *panel
+			xys [][2]float64
+		}{{&timeP, times}, {&speedP, speeds}} {
+			if len(add.xys) > 0 {
+				sort.Slice(add.xys, func(a, b int) bool { return add.xys[a][0] < add.xys[b][0] })
+				add.p.lines = append(add.p.lines, line{l, add.xys})
+			}
 		}
 		if len(times) > 0 {
 			drawn[l] = true
 		}
 	}
-	if timeLines == 0 {
-		return nil, nil, nil
+	return timeP, speedP, len(timeP.lines) > 0
+}
+
+// draw writes the panel with its top left corner at (x0, y0).
+func (p panel) draw(b *bytes.Buffer, x0, y0 float64, styles map[Lowering]lineStyle) {
+	left, right := x0+marginL, x0+panelW-marginR
+	top, bottom := y0+marginT, y0+panelH-marginB
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="15">%s</text>`+"\n", (left+right)/2, y0+marginT/2, html.EscapeString(p.title))
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">bytes per rank</text>`+"\n", (left+right)/2, bottom+48)
+	fmt.Fprintf(b, `<text transform="translate(%.1f %.1f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", x0+20, (top+bottom)/2, html.EscapeString(p.yLabel))
+	fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="black"/>`+"\n", left, top, right-left, bottom-top)
+	if len(p.lines) == 0 {
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="#555">no native measured: no speedup to draw</text>`+"\n", (left+right)/2, (top+bottom)/2)
+		return
 	}
-	for _, p := range []struct {
-		plot  *plot.Plot
-		lines int
-		ticks plot.TickerFunc
-	}{{timeP, timeLines, timeTicks}, {speedP, speedLines, ratioTicks}} {
-		p.plot.X.Label.Text = "bytes per rank"
-		p.plot.Add(plotter.NewGrid())
-		if p.lines > 0 {
-			p.plot.X.Scale, p.plot.Y.Scale = plot.LogScale{}, plot.LogScale{}
-			p.plot.X.Tick.Marker, p.plot.Y.Tick.Marker = plot.TickerFunc(sizeTicks), p.ticks
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, l := range p.lines {
+		for _, xy := range l.xys {
+			xlo, xhi = min(xlo, xy[0]), max(xhi, xy[0])
+			ylo, yhi = min(ylo, xy[1]), max(yhi, xy[1])
 		}
 	}
-	return timeP, speedP, nil
+	xlo, xhi = widen(xlo, xhi)
+	ylo, yhi = widen(ylo, yhi)
+	const pad = 8 // keeps markers off the frame
+	xAt := func(v float64) float64 {
+		return left + pad + (right-left-2*pad)*math.Log(v/xlo)/math.Log(xhi/xlo)
+	}
+	yAt := func(v float64) float64 {
+		return bottom - pad - (bottom-top-2*pad)*math.Log(v/ylo)/math.Log(yhi/ylo)
+	}
+	for _, t := range sizeTicks(xlo, xhi) {
+		x := xAt(t.v)
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`+"\n", x, top, x, bottom)
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", x, bottom, x, bottom+tickLen(t))
+		if t.label != "" {
+			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, bottom+24, html.EscapeString(t.label))
+		}
+	}
+	for _, t := range labelled(p.yTicks(ylo, yhi), ylo, yhi) {
+		y := yAt(t.v)
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`+"\n", left, y, right, y)
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", left-tickLen(t), y, left, y)
+		if t.label != "" {
+			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-10, y+4, html.EscapeString(t.label))
+		}
+	}
+	for _, l := range p.lines {
+		st := styles[l.l]
+		pts := make([]string, len(l.xys))
+		for i, xy := range l.xys {
+			pts[i] = fmt.Sprintf("%.1f,%.1f", xAt(xy[0]), yAt(xy[1]))
+		}
+		fmt.Fprintf(b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="%g"%s/>`+"\n", strings.Join(pts, " "), st.color, st.width, st.dashAttr())
+		for _, xy := range l.xys {
+			st.marker(b, xAt(xy[0]), yAt(xy[1]))
+		}
+	}
+}
+
+// widen makes a range a log axis can show: one point gets a factor of two
+// around it.
+func widen(lo, hi float64) (float64, float64) {
+	if hi <= lo {
+		return lo / math.Sqrt2, hi * math.Sqrt2
+	}
+	return lo, hi
+}
+
+func tickLen(t tick) float64 {
+	if t.label == "" {
+		return 3
+	}
+	return 6
+}
+
+// labelled keeps ticks in [lo, hi] and, when fewer than two carry a label,
+// labels the axis's ends too, so that every axis can be read.
+func labelled(ts []tick, lo, hi float64) []tick {
+	var out []tick
+	n := 0
+	for _, t := range ts {
+		if t.v >= lo && t.v <= hi {
+			out = append(out, t)
+			if t.label != "" {
+				n++
+			}
+		}
+	}
+	if n < 2 {
+		out = append(out, tick{lo, strconv.FormatFloat(lo, 'g', 3, 64)}, tick{hi, strconv.FormatFloat(hi, 'g', 3, 64)})
+	}
+	return out
+}
+
+func drawLegend(b *bytes.Buffer, x0 float64, rs []Result, styles map[Lowering]lineStyle, drawn map[Lowering]bool) {
+	y := float64(marginT)
+	for _, l := range lineOrder(rs) {
+		if !drawn[l] {
+			continue
+		}
+		st := styles[l]
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%g"%s/>`+"\n",
+			x0+16, y, x0+64, y, st.color, st.width, st.dashAttr())
+		st.marker(b, x0+40, y)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f">%s</text>`+"\n", x0+72, y+4, html.EscapeString(l.Label()))
+		y += 20
+	}
 }
 
 // lineStyle is how one lowering is drawn on every panel.
 type lineStyle struct {
-	line   *plotter.Line
-	points *plotter.Scatter
+	color  string
+	width  float64
+	dashes string // SVG stroke-dasharray, "" for solid
+	glyph  int    // index into glyphs
+}
+
+func (st lineStyle) dashAttr() string {
+	if st.dashes == "" {
+		return ""
+	}
+	return fmt.Sprintf(` stroke-dasharray="%s"`, st.dashes)
+}
+
+// marker draws the style's glyph centred at (x, y).
+func (st lineStyle) marker(b *bytes.Buffer, x, y float64) {
+	const r = 4.0
+	c := st.color
+	switch glyphs[st.glyph] {
+	case "circle":
+		fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s"/>`+"\n", x, y, r, c)
+	case "ring":
+		fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="white" stroke="%s"/>`+"\n", x, y, r, c)
+	case "square":
+		fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%g" height="%g" fill="white" stroke="%s"/>`+"\n", x-r, y-r, 2*r, 2*r, c)
+	case "box":
+		fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%g" height="%g" fill="%s"/>`+"\n", x-r, y-r, 2*r, 2*r, c)
+	case "triangle":
+		fmt.Fprintf(b, `<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="white" stroke="%s"/>`+"\n", x, y-r, x-r, y+r, x+r, y+r, c)
+	case "pyramid":
+		fmt.Fprintf(b, `<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="%s"/>`+"\n", x, y-r, x-r, y+r, x+r, y+r, c)
+	case "cross":
+		fmt.Fprintf(b, `<path d="M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f" stroke="%s"/>`+"\n", x-r, y-r, x+r, y+r, x-r, y+r, x+r, y-r, c)
+	case "plus":
+		fmt.Fprintf(b, `<path d="M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f" stroke="%s"/>`+"\n", x-r, y, x+r, y, x, y-r, x, y+r, c)
+	}
 }
 
 // palette holds colours that stay apart from each other, on screen and in
 // print; native is black and auto red, both drawn thicker, and red is kept
 // for auto.
-var palette = []color.Color{
-	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
-	color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255}, color.RGBA{227, 119, 194, 255},
-	color.RGBA{23, 190, 207, 255}, color.RGBA{188, 189, 34, 255}, color.RGBA{127, 127, 127, 255},
-	color.RGBA{0, 0, 140, 255}, color.RGBA{0, 128, 128, 255}, color.RGBA{205, 150, 0, 255},
-	color.RGBA{170, 0, 170, 255}, color.RGBA{90, 170, 0, 255}, color.RGBA{250, 128, 114, 255},
-	color.RGBA{100, 60, 0, 255},
+var palette = []string{
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+	"#7f7f7f", "#00008c", "#008080", "#cd9600", "#aa00aa", "#5aaa00", "#fa8072", "#643c00",
 }
 
 // glyphs are the markers, one per lowering before they repeat (with
 // another colour: palette and glyphs differ in length).
-var glyphs = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
-	draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{},
-}
+var glyphs = []string{"circle", "square", "triangle", "pyramid", "cross", "plus", "ring", "box"}
 
 // lineOrder lists every lowering of rs once: natives first, then arc's, auto last.
 func lineOrder(rs []Result) []Lowering {
@@ -200,52 +308,36 @@ func lineStyles(rs []Result) map[Lowering]lineStyle {
 	out := map[Lowering]lineStyle{}
 	i := 0
 	for _, l := range lineOrder(rs) {
-		line := &plotter.Line{LineStyle: draw.LineStyle{Width: vg.Points(1.4)}}
-		points := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Radius: vg.Points(3)}}
+		st := lineStyle{width: 1.8}
 		switch {
 		case l == Native:
-			line.Color, line.Width, points.Shape = color.Black, vg.Points(2.5), draw.CircleGlyph{}
+			st.color, st.width, st.glyph = "black", 3.2, 0
 		case l == Auto:
-			line.Color, line.Width, points.Shape = color.RGBA{214, 39, 40, 255}, vg.Points(2.5), draw.SquareGlyph{}
-			line.Dashes = []vg.Length{vg.Points(8), vg.Points(3)}
+			st.color, st.width, st.glyph, st.dashes = "#d62728", 3.2, 1, "10 4"
 		default:
-			line.Color, points.Shape = palette[i%len(palette)], glyphs[(i+2)%len(glyphs)]
+			st.color, st.glyph = palette[i%len(palette)], (i+2)%len(glyphs)
 			if l.IsNative() {
-				line.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+				st.dashes = "5 3"
 			}
 			i++
 		}
-		points.Color = line.Color
-		out[l] = lineStyle{line, points}
+		out[l] = st
 	}
 	return out
 }
 
-// addLine draws one lowering's points in its style and counts the lines drawn.
-func addLine(p *plot.Plot, st lineStyle, xys plotter.XYs, lines *int) error {
-	if len(xys) == 0 {
-		return nil
-	}
-	*lines++
-	sort.Slice(xys, func(a, b int) bool { return xys[a].X < xys[b].X })
-	line := *st.line
-	points := *st.points
-	line.XYs, points.XYs = xys, xys
-	p.Add(&line, &points)
-	return nil
-}
-
-// sizeTicks marks every power of four in range, labelled as FormatSize prints sizes.
-func sizeTicks(lo, hi float64) []plot.Tick {
-	var ticks []plot.Tick
+// sizeTicks marks every power of two in range, labelled at the powers of
+// four as FormatSize prints sizes.
+func sizeTicks(lo, hi float64) []tick {
+	var ticks []tick
 	for e := math.Floor(math.Log2(lo)); e <= math.Ceil(math.Log2(hi)); e++ {
 		v := math.Exp2(e)
 		if v < lo || v > hi {
 			continue
 		}
-		t := plot.Tick{Value: v}
+		t := tick{v: v}
 		if int(e)%2 == 0 {
-			t.Label = FormatSize(int64(v))
+			t.label = FormatSize(int64(v))
 		}
 		ticks = append(ticks, t)
 	}
@@ -253,12 +345,12 @@ func sizeTicks(lo, hi float64) []plot.Tick {
 }
 
 // timeTicks marks 1, 2 and 5 times the powers of ten in range.
-func timeTicks(lo, hi float64) []plot.Tick {
-	var ticks []plot.Tick
+func timeTicks(lo, hi float64) []tick {
+	var ticks []tick
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		for _, m := range []float64{1, 2, 5} {
 			if v := m * math.Pow(10, e); v >= lo && v <= hi {
-				ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+				ticks = append(ticks, tick{v, strconv.FormatFloat(v, 'g', -1, 64)})
 			}
 		}
 	}
@@ -266,11 +358,11 @@ func timeTicks(lo, hi float64) []plot.Tick {
 }
 
 // ratioTicks marks the powers of two in range: 0.5x, 1x, 2x, ...
-func ratioTicks(lo, hi float64) []plot.Tick {
-	var ticks []plot.Tick
+func ratioTicks(lo, hi float64) []tick {
+	var ticks []tick
 	for e := math.Floor(math.Log2(lo)); e <= math.Ceil(math.Log2(hi)); e++ {
 		if v := math.Exp2(e); v >= lo && v <= hi {
-			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64) + "x"})
+			ticks = append(ticks, tick{v, strconv.FormatFloat(v, 'g', -1, 64) + "x"})
 		}
 	}
 	return ticks

@@ -22,7 +22,7 @@ func runBench(args []string, io stdio) int {
 	var csvPath, plotPath, from string
 	fs.StringVar(&csvPath, "csv", "", "write every measurement to `FILE.csv`")
 	fs.StringVar(&from, "from", "", "print the tables (and --plot) of the measurements in `FILE.csv` (written by arc bench --csv) instead of measuring; no GPU needed")
-	fs.StringVar(&plotPath, "plot", "", "draw time and speedup against size into `FILE` (.png or .svg)")
+	fs.StringVar(&plotPath, "plot", "", "draw time and speedup against size into `FILE.svg`")
 	fs.Usage = func() {
 		fmt.Fprintln(io.out, "usage: arc bench [flags]")
 		fmt.Fprint(io.out, `
@@ -53,10 +53,8 @@ of measurement in a mixed file with --level and --link).
 		fmt.Fprintf(io.err, "arc bench: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	var plotFormat string
 	if plotPath != "" {
-		var err error
-		if plotFormat, err = bench.PlotFormat(plotPath); err != nil {
+		if err := bench.PlotFormat(plotPath); err != nil {
 			fmt.Fprintf(io.err, "arc bench: %v\n", err)
 			return exitUsage
 		}
@@ -80,17 +78,19 @@ of measurement in a mixed file with --level and --link).
 			return exitInput
 		}
 	}
-	bench.WriteTable(io.out, rs)
+	// The files first: a reader of the tables (arc bench --from ... | head)
+	// may stop reading, and arc with it, before the last line.
 	if err := saveCSV(rs); err != nil {
 		failed(io, err)
 		return exitInput
 	}
 	if plotPath != "" && anyMeasured(rs) {
-		if err := writeFileAtomic(plotPath, func(w writer) error { return bench.WritePlot(w, rs, plotFormat) }); err != nil {
+		if err := writeFileAtomic(plotPath, func(w writer) error { return bench.WritePlot(w, rs) }); err != nil {
 			failed(io, err)
 			return exitInput
 		}
 	}
+	bench.WriteTable(io.out, rs)
 	return measuredExit(rs, io)
 }
 

@@ -50,7 +50,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"bench", "--lowerings", "twoshot:int9"}, `unknown lowering "twoshot:int9"`},
 		{[]string{"bench", "--dtypes", "f64"}, `dtype "f64"`},
 		{[]string{"bench", "--chain", "0"}, "--chain 0"},
-		{[]string{"bench", "--plot", "out.gif"}, "name it .png or .svg"},
+		{[]string{"bench", "--plot", "out.gif"}, "name it .svg"},
 		{[]string{"bench", "extra"}, `unexpected argument "extra"`},
 		{[]string{"bench", "--no-such-flag"}, "unknown flag: --no-such-flag"},
 		{[]string{"bench", "--target", "cuda:nvswitch"}, `--target: unknown target "cuda:nvswitch"`},
