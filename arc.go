@@ -66,8 +66,11 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 		return nil, nil, fmt.Errorf("internal error: reading the lowered module back: %w", err)
 	}
 	rep.Env = final.Env
+	if note := quantNote(st.Target, st.Options.Quant, rep); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
 	if opt.Strict {
-		if err := checkStrict(m, st.Target.Name(), rep); err != nil {
+		if err := checkStrict(m, st.Target, st.Options.Quant, rep); err != nil {
 			return nil, nil, err
 		}
 	}

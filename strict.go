@@ -20,12 +20,46 @@ func LoweredFor(m *ir.Module) string {
 	return ""
 }
 
+// quantNote says why a --quant codec that no row uses did not run: once
+// for a target that sends no codec, else from each all-reduce's reason
+// (the GPU targets say "--quant C not used: why", or why the row stays
+// native). It is "" when there is nothing to say.
+func quantNote(t passes.Target, quant string, rep *passes.Report) string {
+	if quant == "" || quant == "none" {
+		return ""
+	}
+	var rows []passes.Row
+	for _, row := range rep.Collectives {
+		if row.Codec == quant {
+			return ""
+		}
+		if row.Op == "all_reduce" {
+			rows = append(rows, row)
+		}
+	}
+	head := fmt.Sprintf("--quant %s is used by no all-reduce: ", quant)
+	if c, ok := t.(passes.Codecless); ok {
+		return head + c.NoCodecs()
+	}
+	if len(rows) == 0 {
+		return head + "the module has none"
+	}
+	unused := "--quant " + quant + " not used: "
+	return head + reasonList(rows, func(row passes.Row) string {
+		if _, why, ok := strings.Cut(row.Reason, unused); ok {
+			return why
+		}
+		return row.Reason
+	})
+}
+
 // checkStrict is --strict: input (the module as given) must not have been
-// lowered for another target than target, and the report must show at
-// least one lowered all-reduce, except for the identity target none.
-// Errors are at the input's position: the module for its target, the
-// first all-reduce for what stayed native.
-func checkStrict(input *ir.Module, target string, rep *passes.Report) error {
+// lowered for another target than target, the report must show at least
+// one lowered all-reduce, and a --quant codec must be used by one, except
+// for the identity target none. Errors are at the input's position: the
+// module for its target, the first all-reduce for what was not done.
+func checkStrict(input *ir.Module, t passes.Target, quant string, rep *passes.Report) error {
+	target := t.Name()
 	at := func(pos ir.Pos, format string, args ...any) error {
 		return &ir.Error{File: input.Name, Line: pos.Line, Col: pos.Col, Msg: "--strict: " + fmt.Sprintf(format, args...)}
 	}
@@ -50,26 +84,37 @@ func checkStrict(input *ir.Module, target string, rep *passes.Report) error {
 			lowered++
 		}
 	}
-	switch {
-	case lowered > 0:
-		return nil
-	case len(native) == 0:
+	if lowered == 0 && len(native) == 0 {
 		return at(modulePos, "nothing lowered for %s: the module has no all-reduce", target)
 	}
 	first := modulePos
-	if c := native[0].Collective; c != nil {
-		first = c.Pos
+	for _, row := range rep.Collectives {
+		if row.Op == "all_reduce" && row.Collective != nil {
+			first = row.Collective.Pos
+			break
+		}
 	}
-	return at(first, "nothing lowered for %s: %s", target, nativeReasons(native))
+	if lowered == 0 {
+		noun := "all-reduce operands stay"
+		if len(native) == 1 {
+			noun = "all-reduce operand stays"
+		}
+		return at(first, "nothing lowered for %s: %d %s native: %s", target, len(native), noun,
+			reasonList(native, func(row passes.Row) string { return row.Reason }))
+	}
+	if note := quantNote(t, quant, rep); note != "" {
+		return at(first, "%s", note)
+	}
+	return nil
 }
 
-// nativeReasons says why rows stayed native: each distinct reason once,
-// with its rows, the most frequent first.
-func nativeReasons(rows []passes.Row) string {
+// reasonList says why of rows: each distinct reason once, with its rows,
+// the most frequent first.
+func reasonList(rows []passes.Row, why func(passes.Row) string) string {
 	byReason := map[string][]int{}
 	var reasons []string
 	for _, row := range rows {
-		r := row.Reason
+		r := why(row)
 		if r == "" {
 			r = "no reason recorded"
 		}
@@ -87,11 +132,7 @@ func nativeReasons(rows []passes.Row) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s)", r, rowList(byReason[r])))
 	}
-	noun := "all-reduce operands stay"
-	if len(rows) == 1 {
-		noun = "all-reduce operand stays"
-	}
-	return fmt.Sprintf("%d %s native: %s", len(rows), noun, strings.Join(parts, "; "))
+	return strings.Join(parts, "; ")
 }
 
 // rowList names rows by index: "row 0", "rows 0-7", "rows 0, 2, 5 and 4 more".

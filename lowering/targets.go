@@ -51,6 +51,7 @@ type none struct{}
 
 func (none) Name() string       { return "none" }
 func (none) Lower() passes.Pass { return nil }
+func (none) NoCodecs() string   { return "target none lowers nothing" }
 func (none) Decide(row passes.Row, opts passes.Options) (passes.Decision, error) {
 	const why = "target none: the identity pipeline lowers nothing"
 	if f := opts.ForceOf(row.Index); f.On && !f.All && f.Lowering != "native" {

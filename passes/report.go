@@ -21,6 +21,9 @@ type Report struct {
 	Module      string            `json:"module"`
 	Collectives []Row             `json:"collectives"`
 	Env         map[string]string `json:"env"`
+	// Notes are what a person should know of the whole compile, such as a
+	// --quant codec no row uses, and why.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Row describes one collective operand and, once selected, its lowering.
@@ -307,6 +310,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(w, "module %s, target %s: %d collective operand(s)\n", name, r.Target, len(r.Collectives))
 	}
 	if len(r.Collectives) == 0 {
+		r.writeNotes(w)
 		return nil
 	}
 	decided := false
@@ -360,12 +364,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	tw.write(w)
 	if !decided {
+		r.writeNotes(w)
 		fmt.Fprintln(w, "\nno lowering chosen yet: `arc compile --target TARGET --explain` shows what arc would do")
 		return nil
 	}
 	if native > 0 {
 		fmt.Fprintf(w, "\nall collectives with an estimate: %.1f us with arc, %.1f us native (%.2fx)\n", est, native, native/est)
 	}
+	r.writeNotes(w)
 	writeLegend(w, "lowerings", r.Collectives, func(row Row) string { return row.Lowering }, loweringMeaning)
 	writeLegend(w, "codecs", r.Collectives, func(row Row) string { return row.Codec }, codecMeaning)
 	if len(r.Env) > 0 {
@@ -380,6 +386,12 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+func (r *Report) writeNotes(w io.Writer) {
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "\nnote: %s\n", n)
+	}
 }
 
 // writeLegend explains, one line each, the words of one column that a table uses.

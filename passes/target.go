@@ -23,6 +23,14 @@ type Profiled interface {
 	Profile() *Profile
 }
 
+// Codecless is a target whose lowerings send every all-reduce's values as
+// they are, so --quant has nothing to choose there; NoCodecs says why, once
+// per report.
+type Codecless interface {
+	Target
+	NoCodecs() string
+}
+
 // ProfileOf returns a target's built-in profile, or nil.
 func ProfileOf(t Target) *Profile {
 	if p, ok := t.(Profiled); ok {

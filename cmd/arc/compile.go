@@ -64,6 +64,11 @@ func runCompile(args []string, io stdio) int {
 	if !opt.Strict {
 		warnUnlowered(name, src, opt.Target, rep, explain, io)
 	}
+	if !explain { // the table ends with them
+		for _, n := range rep.Notes {
+			fmt.Fprintf(io.err, "arc: note: %s\n", n)
+		}
+	}
 	if explain {
 		if err := rep.WriteTable(io.err); err != nil {
 			fmt.Fprintf(io.err, "arc: %v\n", err)

@@ -203,10 +203,6 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].est < cands[j].est })
 	best := cands[0]
-	if best.est >= nativeUS && !force.On {
-		native.Reason = fmt.Sprintf("native is faster: %.1f us vs %.1f us for arc's best (%s)", nativeUS, best.est, m.describe(best))
-		return native, nil
-	}
 	if quant != "" && best.codec != quant && !force.On && quantWhy == "" {
 		for _, c := range cands {
 			if c.codec == quant {
@@ -214,6 +210,13 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 				break
 			}
 		}
+	}
+	if best.est >= nativeUS && !force.On {
+		native.Reason = fmt.Sprintf("native is faster: %.1f us vs %.1f us for arc's best (%s)", nativeUS, best.est, m.describe(best))
+		if quantWhy != "" && best.codec != quant {
+			native.Reason += fmt.Sprintf("; --quant %s not used: %s", opts.Quant, quantWhy)
+		}
+		return native, nil
 	}
 	d := passes.Decision{
 		Lowering: m.word(best), Codec: best.codec, Algo: best.algo, Link: m.Link, Cast: best.cast,

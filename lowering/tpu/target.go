@@ -17,6 +17,11 @@ type Target struct{ Slice Slice }
 // Name is the target's name, "tpu:v6e-8".
 func (t *Target) Name() string { return t.Slice.Target }
 
+// NoCodecs: a ring is XLA's own all-reduce in another order.
+func (t *Target) NoCodecs() string {
+	return "TPU targets keep XLA's all-reduce (its groups in ring order), which sends the values as they are"
+}
+
 // Lower is the pass that writes the rings select chose.
 func (t *Target) Lower() passes.Pass { return lowerPass }
 
