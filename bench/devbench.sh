@@ -156,8 +156,8 @@ for f in "$WORK"/xla-peer.csv "$WORK"/kernel-peer.csv "$WORK"/xla-host.csv "$WOR
   [ -s "$f" ] || continue
   if [ $first -eq 1 ]; then cat "$f"; first=0; else tail -n +2 "$f"; fi
 done >"$OUT/bench.csv"
-# nccl-tests' columns for the same measurements, when this arc has --format.
-if [ -s "$OUT/bench.csv" ] && "$ARC" bench --help 2>&1 | grep -q -- '--format'; then
+# nccl-tests' columns for the same measurements.
+if [ -s "$OUT/bench.csv" ]; then
   : >"$OUT/nccl.txt"
   for kind in "xla peer" "kernel peer" "xla host" "kernel host"; do
     set -- $kind

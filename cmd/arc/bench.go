@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -19,8 +20,9 @@ func runBench(args []string, io stdio) int {
 	fs := newFlags("bench", io)
 	var f sweepFlags
 	f.add(fs, bench.Lowerings)
-	var csvPath, plotPath, from string
+	var csvPath, plotPath, from, format string
 	fs.StringVar(&csvPath, "csv", "", "write every measurement to `FILE.csv`")
+	fs.StringVar(&format, "format", "table", "how to print the measurements: table (arc's: microseconds, speedups) or nccl (nccl-tests' all_reduce_perf columns: time, algbw, busbw)")
 	fs.StringVar(&from, "from", "", "print the tables (and --plot) of the measurements in `FILE.csv` (written by arc bench --csv) instead of measuring; no GPU needed")
 	fs.StringVar(&plotPath, "plot", "", "draw time and speedup against size into `FILE.svg`")
 	fs.Usage = func() {
@@ -51,6 +53,10 @@ of measurement in a mixed file with --level and --link).
 	}
 	if fs.NArg() != 0 {
 		fmt.Fprintf(io.err, "arc bench: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if !slices.Contains(bench.Formats, format) {
+		fmt.Fprintf(io.err, "arc bench: --format %q: want %s\n", format, strings.Join(bench.Formats, " or "))
 		return exitUsage
 	}
 	if plotPath != "" {
@@ -90,7 +96,10 @@ of measurement in a mixed file with --level and --link).
 			return exitInput
 		}
 	}
-	bench.WriteTable(io.out, rs)
+	if err := bench.WriteReport(io.out, rs, format); err != nil {
+		failed(io, err)
+		return exitInput
+	}
 	return measuredExit(rs, io)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,7 @@ func benchCLI(args ...string) (code int, stdout, stderr string) {
 
 func TestBenchHelp(t *testing.T) {
 	for cmd, flags := range map[string][]string{
-		"bench": {"--level", "--link", "--sizes", "--lowerings", "--chain", "--reps", "--warmup", "--jobs", "--plugin", "--gpu-lib", "--kbench", "--csv", "--plot", "--quiet", "--from"},
+		"bench": {"--level", "--link", "--sizes", "--lowerings", "--chain", "--reps", "--warmup", "--jobs", "--plugin", "--gpu-lib", "--kbench", "--csv", "--plot", "--quiet", "--from", "--format"},
 		"tune":  {"--level", "--link", "--from", "--margin", "--output", "--chain"},
 	} {
 		code, out, errs := benchCLI(cmd, "--help")
@@ -51,6 +52,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"bench", "--dtypes", "f64"}, `dtype "f64"`},
 		{[]string{"bench", "--chain", "0"}, "--chain 0"},
 		{[]string{"bench", "--plot", "out.gif"}, "name it .svg"},
+		{[]string{"bench", "--format", "csv"}, `--format "csv": want table or nccl`},
 		{[]string{"bench", "extra"}, `unexpected argument "extra"`},
 		{[]string{"bench", "--no-such-flag"}, "unknown flag: --no-such-flag"},
 		{[]string{"bench", "--target", "cuda:nvswitch"}, `--target: unknown target "cuda:nvswitch"`},
@@ -172,6 +174,22 @@ func TestBenchFrom(t *testing.T) {
 		t.Errorf("--csv wrote %d rows (%v), want the %d host rows", len(again), err, len(host))
 	}
 
+	// nccl-tests' columns for the same rows.
+	want.Reset()
+	bench.WriteNCCL(&want, host)
+	code, out, errs = benchCLI("bench", "--from", sample, "--link", "host", "--format", "nccl")
+	if code != exitOK || out != want.String() || !strings.Contains(out, "algbw") {
+		t.Errorf("--format nccl: exit %d, %s\n%s\nwant:\n%s", code, errs, out, want.String())
+	}
+
+	// The files are written before the first line is printed: a reader that
+	// stops early (| head) stops arc at a write, and the plot is there.
+	os.Remove(plot)
+	first := &firstWrite{check: func() bool { _, err := os.Stat(plot); return err == nil }}
+	if code := run([]string{"bench", "--from", sample, "--link", "host", "--plot", plot}, stdio{strings.NewReader(""), first, io.Discard}); code != exitOK || !first.ok {
+		t.Errorf("exit %d; the plot was there at the first line printed: %v", code, first.ok)
+	}
+
 	code, _, errs = benchCLI("bench", "--from", sample)
 	if code != exitInput || !strings.Contains(errs, "pick one with --level and --link") {
 		t.Errorf("a mixed file without --link: exit %d, %q", code, errs)
@@ -196,4 +214,17 @@ func TestTuneFromErrors(t *testing.T) {
 			t.Errorf("arc %s: exit %d, stderr %q; want exit 1 and %q", strings.Join(tc.args, " "), code, errs, tc.want)
 		}
 	}
+}
+
+// firstWrite records, at its first Write, what check says.
+type firstWrite struct {
+	check   func() bool
+	ok, any bool
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	if !w.any {
+		w.any, w.ok = true, w.check()
+	}
+	return len(p), nil
 }
