@@ -11,7 +11,7 @@ func TestWriteNCCL(t *testing.T) {
 	if err := WriteReport(&buf, sampleResults(), "nccl"); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sample_nccl.txt", buf.String())
+	checkGolden(t, "sample_nccl.txt", buf.String())
 	out := buf.String()
 	// nccl-tests' header lines, byte for byte (all_reduce_perf without its
 	// root column and in-place half).

@@ -1,41 +1,25 @@
 package bench
 
 import (
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name, or rewrites the file with -update.
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from what was produced (go test -update rewrites it); got:\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 func TestProgramText(t *testing.T) {
-	golden(t, "chain_f16_w2_k2.mlir", ProgramText("f16", 2048, 2, 2, true))
-	golden(t, "control_f16_w2_k2.mlir", ProgramText("f16", 2048, 2, 2, false))
-	golden(t, "chain_bf16_w4_k1.mlir", ProgramText("bf16", 64, 4, 1, true))
+	checkGolden(t, "chain_f16_w2_k2.mlir", ProgramText("f16", 2048, 2, 2, true))
+	checkGolden(t, "control_f16_w2_k2.mlir", ProgramText("f16", 2048, 2, 2, false))
+	checkGolden(t, "chain_bf16_w4_k1.mlir", ProgramText("bf16", 64, 4, 1, true))
 }
 
 // TestProgramsParse: arc reads both programs the way it reads gomlx's; the
@@ -67,7 +51,7 @@ func TestLowerChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "chain_f16_w2_k2_twoshot_int8.mlir", text)
+	checkGolden(t, "chain_f16_w2_k2_twoshot_int8.mlir", text)
 	if chose != "twoshot:int8" {
 		t.Errorf("chose %q", chose)
 	}

@@ -49,7 +49,7 @@ func TestCSVRoundTrip(t *testing.T) {
 	if err := WriteCSV(&buf, rs); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sample.csv", buf.String())
+	checkGolden(t, "sample.csv", buf.String())
 	back, err := ReadCSV(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestTable(t *testing.T) {
 	if err := WriteTable(&buf, sampleResults()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sample_table.txt", buf.String())
+	checkGolden(t, "sample_table.txt", buf.String())
 }
 
 func TestPlot(t *testing.T) {
@@ -193,7 +193,7 @@ func TestFit(t *testing.T) {
 	if err := WriteProfile(&buf, p); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sample_profile.json", buf.String())
+	checkGolden(t, "sample_profile.json", buf.String())
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 package capture
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,9 +15,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/allreduce.mlir")
 
 // allReduceGraph is x·w summed over a mesh of n devices.
 func allReduceGraph(t *testing.T, b backends.Backend, n int) (*graph.Graph, *graph.Node) {
@@ -53,19 +50,7 @@ func TestCapturesTheProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "allreduce.mlir")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("captured program differs from %s (go test -update rewrites it):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "allreduce.mlir"), []byte(got))
 	for _, s := range []string{"stablehlo.num_replicas = 4", `"stablehlo.all_reduce"`, "dense<[[0, 1, 2, 3]]>"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("captured program lacks %q", s)

@@ -2,15 +2,16 @@ package ir
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arcpass/arc/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden .tree files under testdata")
+var update = golden.Update // the one -update of every golden test
 
 // inputs lists every MLIR file the tests read: the project's fixtures and the
 // syntax samples under ir/testdata.

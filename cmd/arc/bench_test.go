@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,10 +9,9 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc/bench"
+	"github.com/arcpass/arc/internal/golden"
 	"github.com/arcpass/arc/passes"
 )
-
-var updateBench = flag.Bool("update-bench", false, "rewrite the golden files of the bench and tune tests")
 
 const benchTestdata = "../../bench/testdata"
 
@@ -103,11 +101,11 @@ func TestTuneFrom(t *testing.T) {
 		t.Fatal(err)
 	}
 	goldenPath := filepath.Join(benchTestdata, "tune_from_sample.json")
-	if *updateBench {
+	if *golden.Update {
 		os.WriteFile(goldenPath, got, 0o644)
 	}
 	if want, err := os.ReadFile(goldenPath); err != nil || !bytes.Equal(got, want) {
-		t.Errorf("profile differs from %s (%v; -update-bench rewrites it):\n%s", goldenPath, err, got)
+		t.Errorf("profile differs from %s (%v; -update rewrites it):\n%s", goldenPath, err, got)
 	}
 	p, err := passes.LoadProfile(path)
 	if err != nil {

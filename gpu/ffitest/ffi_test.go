@@ -9,7 +9,6 @@ package ffitest
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,10 +21,11 @@ import (
 
 	"github.com/arcpass/arc/internal/ctest"
 
+	"github.com/arcpass/arc/internal/golden"
 	"github.com/arcpass/arc/proxy/fakepjrt"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
+var update = golden.Update // the one -update of every golden test
 
 func cxx(t *testing.T, out string, args ...string) {
 	t.Helper()

@@ -2,18 +2,18 @@ package collective
 
 import (
 	"bytes"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/arcpass/arc/internal/golden"
 	"github.com/arcpass/arc/reference/codec"
 	"github.com/arcpass/arc/reference/num"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden vectors in reference/testdata")
+var update = golden.Update // the one -update of every golden test
 
 const goldenDir = "../testdata"
 

@@ -8,7 +8,6 @@ package exampletest
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,11 +16,10 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/internal/golden"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
-
-var update = flag.Bool("update", false, "rewrite model.mlir and the golden files under testdata")
 
 // DumpArgs are the flags that write a shipped model.mlir, as `make
 // examples-mlir` passes them: the program on the CPU, over 8 ranks (a TPU
@@ -46,7 +44,7 @@ func CheckProgram(t *testing.T, run func(args []string, stdout, stderr io.Writer
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, model, got, "the program no longer writes the shipped model (make examples-mlir rewrites it)")
+	checkFile(t, model, got, "the program no longer writes the shipped model (make examples-mlir rewrites it)")
 }
 
 // CheckReports compiles model.mlir for every target and compares each report
@@ -67,7 +65,7 @@ func CheckReports(t *testing.T) {
 		if err := rep.WriteJSON(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, filepath.Join("testdata", "model."+fileName(target)+".report.json"), b.Bytes(), "report for "+target)
+		checkFile(t, filepath.Join("testdata", "model."+fileName(target)+".report.json"), b.Bytes(), "report for "+target)
 	}
 }
 
@@ -80,13 +78,13 @@ func CheckReports(t *testing.T) {
 func CheckInspect(t *testing.T) {
 	t.Helper()
 	src := read(t, model)
-	golden(t, filepath.Join("testdata", "inspect.txt"), table(t, src), "arc inspect "+model)
+	checkFile(t, filepath.Join("testdata", "inspect.txt"), table(t, src), "arc inspect "+model)
 	for _, target := range ReadmeTargets {
 		lowered, _, err := arc.Compile(model, src, arc.Options{Target: target, Quant: "none"})
 		if err != nil {
 			t.Fatalf("arc compile --target %s: %v", target, err)
 		}
-		golden(t, filepath.Join("testdata", "inspect."+fileName(target)+".txt"), table(t, lowered),
+		checkFile(t, filepath.Join("testdata", "inspect."+fileName(target)+".txt"), table(t, lowered),
 			"arc inspect of the "+target+" lowering")
 	}
 }
@@ -121,10 +119,10 @@ func read(t *testing.T, path string) []byte {
 	return b
 }
 
-// golden compares got with the file at path, or rewrites the file with -update.
-func golden(t *testing.T, path string, got []byte, what string) {
+// checkFile compares got with the file at path, or rewrites the file with -update.
+func checkFile(t *testing.T, path string, got []byte, what string) {
 	t.Helper()
-	if *update {
+	if *golden.Update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
