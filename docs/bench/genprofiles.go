@@ -1,8 +1,7 @@
 //go:build ignore
 
 // genprofiles rebuilds arc's built-in CUDA profiles, lowering/cuda/profiles/*.json,
-// from the H200 measurements in this folder. Run from the repository root
-// (cgo, as for arc itself):
+// from the H200 measurements in this folder. Run from the repository root:
 //
 //	go run docs/bench/genprofiles.go
 //
