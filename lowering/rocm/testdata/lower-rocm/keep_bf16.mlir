@@ -1,0 +1,14 @@
+// arc: --target rocm:mi300x --cast-bf16-to-fp16=false
+// The same sum decided with --cast-bf16-to-fp16=false: the call keeps
+// bf16 (cast = 0).
+// (decided by select with these flags)
+module @keep_bf16 attributes {stablehlo.num_replicas = 2 : i64, arc.target = "rocm:mi300x"} {
+  func.func @main(%a: tensor<16777216xbf16>) -> (tensor<16777216xbf16>) {
+    %0 = "stablehlo.all_reduce"(%a) ({
+      ^bb0(%x: tensor<bf16>, %y: tensor<bf16>):
+        %s = "stablehlo.add"(%x, %y) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
+        "stablehlo.return"(%s) : (tensor<bf16>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "quickreduce", arc.codec = "fp", arc.algo = "twoshot", arc.link = "peer", arc.cast = false, arc.reason = "quickreduce fp: est 736.6 us vs native 741.9 us (1.0x)", arc.est_us = 736.6 : f64, arc.native_us = 741.93 : f64} : (tensor<16777216xbf16>) -> tensor<16777216xbf16>
+    "func.return"(%0) : (tensor<16777216xbf16>) -> ()
+  }
+}
