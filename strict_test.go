@@ -19,7 +19,10 @@ func TestStrict(t *testing.T) {
 		}
 		return b
 	}
-	src := read("goxla_allreduce_4rep.mlir")
+	src, err := os.ReadFile(filepath.Join("testdata", "fixtures", "goxla_allreduce_4rep.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	lowered := read("goxla_allreduce_4rep.cuda-nvlink.out.mlir")
 	none := []byte("module @m {\n  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n    return %x : tensor<4xf32>\n  }\n}\n")
 	for _, c := range []struct {
@@ -84,7 +87,7 @@ func TestStrictFromEnv(t *testing.T) {
 // TestQuantNote: a --quant codec that no row uses is said once in the
 // report (and so in --explain), with why; a codec in use is not.
 func TestQuantNote(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("lowering", "testdata", "goxla_allreduce_4rep.mlir"))
+	src, err := os.ReadFile(filepath.Join("testdata", "fixtures", "goxla_allreduce_4rep.mlir"))
 	if err != nil {
 		t.Fatal(err)
 	}

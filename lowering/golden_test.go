@@ -2,6 +2,7 @@ package lowering_test
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,13 +52,14 @@ var variants = []struct {
 // .report.json, TARGET spelled with '-' for ':'.
 func TestGolden(t *testing.T) {
 	made := map[string]bool{}
+	inputs := Inputs(t)
 	run := func(input, target, variant string, opt arc.Options) {
 		base := input + "." + strings.ReplaceAll(target, ":", "-")
 		if variant != "" {
 			base += "." + variant
 		}
 		t.Run(base, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("testdata", input+".mlir"))
+			src, err := os.ReadFile(inputs[input])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,14 +77,13 @@ func TestGolden(t *testing.T) {
 		})
 		made[base+".out.mlir"], made[base+".report.json"] = true, true
 	}
-	inputs := Inputs(t)
-	for _, input := range inputs {
+	for _, input := range slices.Sorted(maps.Keys(inputs)) {
 		for _, target := range targets {
 			run(input, target, "", arc.Options{Target: target})
 		}
 	}
 	for _, v := range variants {
-		if !slices.Contains(inputs, v.input) {
+		if _, ok := inputs[v.input]; !ok {
 			t.Errorf("variant %s: no input testdata/%s.mlir", v.name, v.input)
 		}
 		opt := arc.Options{Target: v.target}
@@ -108,17 +109,28 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// Inputs lists the golden inputs: testdata/NAME.mlir, outputs excluded.
-func Inputs(t testing.TB) []string {
-	paths, err := filepath.Glob(filepath.Join("testdata", "*.mlir"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, p := range paths {
-		if !strings.HasSuffix(p, ".out.mlir") {
-			names = append(names, strings.TrimSuffix(filepath.Base(p), ".mlir"))
+// Inputs lists the golden inputs by name, with their paths: testdata/NAME.mlir
+// (outputs excluded) and the shared fixtures, ../testdata/fixtures/NAME.mlir,
+// read where they are rather than copied.
+func Inputs(t testing.TB) map[string]string {
+	var paths []string
+	for _, pattern := range []string{filepath.Join("testdata", "*.mlir"), filepath.Join("..", "testdata", "fixtures", "*.mlir")} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
 		}
+		paths = append(paths, m...)
+	}
+	names := map[string]string{}
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".out.mlir") {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(p), ".mlir")
+		if other, dup := names[name]; dup {
+			t.Fatalf("%s and %s: one input name, two files", other, p)
+		}
+		names[name] = p
 	}
 	if len(names) == 0 {
 		t.Fatal("no inputs in testdata")

@@ -20,10 +20,14 @@ func runArc(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 	return code, out.String(), errb.String()
 }
 
-// testdata returns a file of the golden tests in lowering/testdata.
+// testdata returns an input of the golden tests: lowering/testdata/NAME,
+// or the shared fixture testdata/fixtures/NAME.
 func testdata(t *testing.T, name string) (path string, content []byte) {
 	t.Helper()
 	path = filepath.Join("..", "..", "lowering", "testdata", name)
+	if _, err := os.Stat(path); err != nil {
+		path = filepath.Join("..", "..", "testdata", "fixtures", name)
+	}
 	content, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

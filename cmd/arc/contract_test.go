@@ -44,7 +44,7 @@ type contract struct {
 // never a panic or a runtime dump; when arc fails, the outputs that were
 // there before are unchanged and nothing else is left in their directory.
 func TestCLIContract(t *testing.T) {
-	valid, err := os.ReadFile(filepath.Join("..", "..", "lowering", "testdata", "goxla_allreduce_4rep.mlir"))
+	valid, err := os.ReadFile(filepath.Join("..", "..", "testdata", "fixtures", "goxla_allreduce_4rep.mlir"))
 	if err != nil {
 		t.Fatal(err)
 	}
