@@ -90,13 +90,16 @@ func Compile(g *graph.Graph, outputs ...*graph.Node) (string, error) {
 // returns the program the plugin kept, or what fn panicked with.
 func captured(fn func()) (program string, ok bool, err error) {
 	drop()
-	err = catch(fn)
+	err = Catch(fn)
 	program, ok = take()
 	return program, ok, err
 }
 
-// catch returns what fn panicked with (gomlx reports errors by panicking).
-func catch(fn func()) (err error) {
+// Catch runs fn and returns what it panicked with as an error, nil when it
+// returns normally: gomlx reports errors (building, compiling or running a
+// graph) by panicking. A panic with an error gives that error, any other
+// value its %v text.
+func Catch(fn func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(error); ok {

@@ -16,7 +16,6 @@ import (
 	"github.com/arcpass/arc/examples/internal/exampletest"
 	"github.com/arcpass/arc/examples/internal/harness"
 	"github.com/arcpass/arc/examples/internal/megatron"
-	"github.com/arcpass/arc/examples/internal/panics"
 )
 
 func TestShippedModelIsWhatTheProgramWrites(t *testing.T) { exampletest.CheckProgram(t, run) }
@@ -180,7 +179,7 @@ func cpuRun(t *testing.T, m *llama, tp, rank int, values map[string][]float32, b
 	}
 	g := graph.NewGraph(exampletest.CPU(t), "llama")
 	var out *graph.Node
-	err := panics.Catch(func() {
+	err := capture.Catch(func() {
 		w, err := megatron.Params(g, ts, tp)
 		if err != nil {
 			panic(err)
@@ -213,7 +212,7 @@ func cpuRun(t *testing.T, m *llama, tp, rank int, values map[string][]float32, b
 		in = append(in, tensors.FromFlatDataAndDimensions(shard, shape...))
 	}
 	var res []*tensors.Tensor
-	if err := panics.Catch(func() { res = g.Run(in...) }); err != nil {
+	if err := capture.Catch(func() { res = g.Run(in...) }); err != nil {
 		t.Fatal(err)
 	}
 	return tensors.MustCopyFlatData[float32](res[0])
@@ -351,7 +350,7 @@ func TestFillMatchesGo(t *testing.T) {
 	}{{12345, 0.5, 0}, {1, 0, 1}, {0xFFFFFFFF, 3, -1}} {
 		g := graph.NewGraph(exampletest.CPU(t), "fill")
 		var res []*tensors.Tensor
-		err := panics.Catch(func() {
+		err := capture.Catch(func() {
 			g.Compile(fillGraph(g, dtypes.Float32, dims))
 			res = g.Run(tensors.FromScalar(tc.seed), tensors.FromScalar(tc.scale), tensors.FromScalar(tc.offset))
 		})

@@ -22,7 +22,6 @@ import (
 	"github.com/arcpass/arc/capture"
 	"github.com/arcpass/arc/examples/internal/harness"
 	"github.com/arcpass/arc/examples/internal/megatron"
-	"github.com/arcpass/arc/examples/internal/panics"
 	"github.com/arcpass/arc/lowering"
 )
 
@@ -523,7 +522,7 @@ func (d *device) draw(t megatron.Tensor, shape []int, rank int) (*pjrt.Buffer, e
 	exec, ok := d.fills[key]
 	if !ok {
 		var text string
-		err := panics.Catch(func() {
+		err := capture.Catch(func() {
 			g := graph.NewGraph(d.capture, "llama_fill")
 			out := fillGraph(g, t.DType, shape)
 			var cerr error

@@ -8,8 +8,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 
+	"github.com/arcpass/arc/capture"
 	"github.com/arcpass/arc/examples/internal/megatron"
-	"github.com/arcpass/arc/examples/internal/panics"
 )
 
 // Spec is how a model is laid out: tp ranks, one element type.
@@ -71,7 +71,7 @@ func Program(backend backends.Backend, m Model, s Spec, name string, reduce mega
 		reduce = megatron.Skip // the sum over one rank is its partial product
 	}
 	var outs []Output
-	err := panics.Catch(func() {
+	err := capture.Catch(func() {
 		w, err := megatron.Params(g, m.Tensors(s), s.TP)
 		if err != nil {
 			panic(err)

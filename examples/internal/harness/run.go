@@ -21,7 +21,6 @@ import (
 	"github.com/arcpass/arc/arcgomlx"
 	"github.com/arcpass/arc/capture"
 	"github.com/arcpass/arc/examples/internal/megatron"
-	"github.com/arcpass/arc/examples/internal/panics"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
@@ -183,7 +182,7 @@ func (r *runner) compile(label string, b backends.Backend, name string, reduce m
 	start := time.Now()
 	g, outs, err := Program(b, r.model, r.spec, name, reduce)
 	if err == nil {
-		err = panics.Catch(func() { g.Compile(nodes(outs)...) })
+		err = capture.Catch(func() { g.Compile(nodes(outs)...) })
 	}
 	if err != nil {
 		return nil, fmt.Errorf("compiling on the %s backend: %w", label, err)
@@ -284,7 +283,7 @@ func upload(b backends.Backend, ts []megatron.Tensor, host [][][]byte, tp int) (
 // step runs p once; the call returns when every device has finished.
 func (p *program) step() ([]*tensors.Tensor, error) {
 	var outs []*tensors.Tensor
-	err := panics.Catch(func() { outs = p.graph.RunOnDevice(0, p.inputs...) })
+	err := capture.Catch(func() { outs = p.graph.RunOnDevice(0, p.inputs...) })
 	if err != nil {
 		return nil, fmt.Errorf("running on the %s backend: %w", p.name, err)
 	}

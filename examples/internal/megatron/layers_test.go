@@ -10,7 +10,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
-	"github.com/arcpass/arc/examples/internal/panics"
+	"github.com/arcpass/arc/capture"
 )
 
 const (
@@ -30,7 +30,7 @@ func rankOutput(t *testing.T, ts []Tensor, tp, rank int, xValues []float32, buil
 	g := graph.NewGraph(cpu(t), "layer")
 	var out *graph.Node
 	var w Weights
-	err := panics.Catch(func() {
+	err := capture.Catch(func() {
 		var err error
 		if w, err = Params(g, ts, tp); err != nil {
 			panic(err)
@@ -55,7 +55,7 @@ func rankOutput(t *testing.T, ts []Tensor, tp, rank int, xValues []float32, buil
 		in = append(in, tensors.FromFlatDataAndDimensions(shard, shape...))
 	}
 	var res []*tensors.Tensor
-	if err := panics.Catch(func() { res = g.Run(in...) }); err != nil {
+	if err := capture.Catch(func() { res = g.Run(in...) }); err != nil {
 		t.Fatal(err)
 	}
 	return tensors.MustCopyFlatData[float32](res[0])

@@ -1,4 +1,4 @@
-package panics
+package capture
 
 import (
 	"errors"
