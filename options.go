@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/arcpass/arc/abi"
-	"github.com/arcpass/arc/internal/size"
 	"github.com/arcpass/arc/lowering"
 	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/passes/topology"
@@ -374,7 +373,7 @@ func (s Setting) Set(o *Options, value string) error {
 		}
 		return err
 	case *int64:
-		n, err := size.Parse(value)
+		n, err := ParseSize(value)
 		if err == nil {
 			*p = n
 		}

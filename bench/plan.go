@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arcpass/arc/internal/size"
+	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/reference/codec"
 )
 
@@ -217,9 +217,9 @@ func ParseSizes(s string) ([]int64, error) {
 }
 
 // ParseSize reads one size: "4096", "4K", "64KiB", "1M", "2G" (the
-// spellings of every size arc takes, internal/size), positive.
+// spellings of every size arc takes, arc.ParseSize), positive.
 func ParseSize(s string) (int64, error) {
-	n, err := size.Parse(s)
+	n, err := arc.ParseSize(s)
 	if err != nil || n == 0 {
 		return 0, fmt.Errorf("bad size %q: want a positive byte count such as 4096, 4K, 64K, 1M", s)
 	}
@@ -228,7 +228,7 @@ func ParseSize(s string) (int64, error) {
 
 // FormatSize prints a size the way ParseSize reads it, in the largest unit
 // that divides it: 4K, 1M, 1536K, 100.
-func FormatSize(n int64) string { return size.Format(n) }
+func FormatSize(n int64) string { return arc.FormatSize(n) }
 
 // ParseDTypes reads a comma-separated list of dtypes.
 func ParseDTypes(s string) []string { return splitList(s) }

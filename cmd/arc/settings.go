@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/arcpass/arc"
-	"github.com/arcpass/arc/internal/size"
 )
 
 // addSettings registers a flag for every option arc.Settings defines, so the
@@ -65,10 +64,10 @@ func sizeFlag(fs *pflag.FlagSet, name string, value int64, usage string) *int64 
 
 type sizeValue int64
 
-func (v *sizeValue) String() string { return size.Format(int64(*v)) }
+func (v *sizeValue) String() string { return arc.FormatSize(int64(*v)) }
 func (v *sizeValue) Type() string   { return "size" }
 func (v *sizeValue) Set(s string) error {
-	n, err := size.Parse(s)
+	n, err := arc.ParseSize(s)
 	*v = sizeValue(n)
 	return err
 }

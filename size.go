@@ -1,6 +1,7 @@
-// Package size reads and prints byte counts the way arc's flags and
-// variables take them: 4096, 4K, 64KiB, 1M, 2G (binary units).
-package size
+package arc
+
+// Byte counts the way arc's flags and variables take them: 4096, 4K,
+// 64KiB, 1M, 2G (binary units).
 
 import (
 	"fmt"
@@ -8,10 +9,10 @@ import (
 	"strings"
 )
 
-// Parse reads a byte count: "4096", "4K", "64KiB", "1M", "2G", "16MB".
+// ParseSize reads a byte count: "4096", "4K", "64KiB", "1M", "2G", "16MB".
 // Suffixes are binary and case-insensitive. Zero is allowed; the count may
 // not exceed 1 TiB.
-func Parse(s string) (int64, error) {
+func ParseSize(s string) (int64, error) {
 	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
 	mult := int64(1)
 	if t != "" {
@@ -34,9 +35,9 @@ func Parse(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// Format prints a count the way Parse reads it, in the largest unit that
+// FormatSize prints a count the way ParseSize reads it, in the largest unit that
 // divides it: 4K, 1M, 1536K, 100.
-func Format(n int64) string {
+func FormatSize(n int64) string {
 	for _, u := range []struct {
 		shift  uint
 		suffix string
