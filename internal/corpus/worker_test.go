@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/arcpass/arc"
-	"github.com/arcpass/arc/internal/size"
 )
 
 // workerEnv marks the test binary TestCorpus starts as a worker.
@@ -55,7 +54,7 @@ type result struct {
 // memoryBound is the live heap a compile of n bytes may hold: a
 // module's memory follows its input.
 func memoryBound(n int) uint64 {
-	if b, err := size.Parse(os.Getenv("ARC_CORPUS_MEMORY")); err == nil && b > 0 {
+	if b, err := arc.ParseSize(os.Getenv("ARC_CORPUS_MEMORY")); err == nil && b > 0 {
 		return uint64(b)
 	}
 	return 64<<20 + 64*uint64(n)
