@@ -83,7 +83,6 @@ func TestStrictFromEnv(t *testing.T) {
 	}
 }
 
-
 // TestQuantNote: a --quant codec that no row uses is said once in the
 // report (and so in --explain), with why; a codec in use is not.
 func TestQuantNote(t *testing.T) {
