@@ -41,6 +41,7 @@ var FusePass = Func("fuse", []string{"select"}, func(s *State) error {
 		return err
 	}
 	ed := m.Edit()
+	norms := NewNormMatcher(m)
 	for _, rows := range byOp(rep.Collectives) {
 		row := rows[0]
 		c := row.Collective
@@ -50,7 +51,7 @@ var FusePass = Func("fuse", []string{"select"}, func(s *State) error {
 		if _, done := m.Attr(c.Op, AttrFuse); done {
 			continue
 		}
-		fz, miss, near := MatchNorm(m, c.Op)
+		fz, miss, near := norms.Match(c.Op)
 		if len(rows) != 1 || fz == nil && !near {
 			continue // no residual add follows: nothing to say
 		}

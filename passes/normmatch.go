@@ -40,21 +40,64 @@ type NormFusion struct {
 // nil and why not, in words, and whether a residual add follows (a near
 // miss, worth saying). Every value the fusion removes must be read by the
 // fusion's own ops only (h may be read anywhere: the kernel writes it too).
+// A pass that matches many ops uses one NormMatcher instead.
 func MatchNorm(m *ir.Module, op *ir.Op) (fz *NormFusion, why string, near bool) {
-	f := newFlow(m, op.Parent)
-	fz, why = f.match(op)
+	return NewNormMatcher(m).Match(op)
+}
+
+// NormMatcher matches the all-reduces of one module, reading the module's
+// collectives and each block's def-use once, so that a pass over every
+// all-reduce costs the module's size, not its square.
+type NormMatcher struct {
+	m           *ir.Module
+	uses        map[*ir.Block]*blockUses
+	collectives map[*ir.Op]*ir.Collective
+	err         error // from reading the collectives
+}
+
+// NewNormMatcher reads nothing yet: the first Match does.
+func NewNormMatcher(m *ir.Module) *NormMatcher {
+	return &NormMatcher{m: m, uses: map[*ir.Block]*blockUses{}}
+}
+
+// Match is MatchNorm for one op of the matcher's module.
+func (nm *NormMatcher) Match(op *ir.Op) (fz *NormFusion, why string, near bool) {
+	if nm.collectives == nil {
+		nm.collectives = map[*ir.Op]*ir.Collective{}
+		var cs []*ir.Collective
+		cs, nm.err = nm.m.Collectives()
+		for _, c := range cs {
+			nm.collectives[c.Op] = c
+		}
+	}
+	c := nm.collectives[op]
+	if nm.err != nil || c == nil {
+		return nil, "not an all-reduce", false
+	}
+	u := nm.uses[op.Parent]
+	if u == nil {
+		u = newBlockUses(nm.m, op.Parent)
+		nm.uses[op.Parent] = u
+	}
+	f := &flow{m: nm.m, blockUses: u, removed: map[*ir.Op]bool{}}
+	fz, why = f.match(c)
 	return fz, why, fz == nil && f.added
 }
 
-// flow is the def-use of one block: the values its ops define and the ops
-// of the block that read them, in their own text or in their regions (a
-// region that redefines a name counts as a reader: never fewer readers than
-// there are).
-type flow struct {
-	m       *ir.Module
+// blockUses is the def-use of one block: the values its ops define and the
+// ops of the block that read them, in their own text or in their regions
+// (a region that redefines a name counts as a reader: never fewer readers
+// than there are).
+type blockUses struct {
 	def     map[string]*ir.Op
 	readers map[string][]*ir.Op
 	pos     map[*ir.Op]int
+}
+
+// flow is one match over a block's def-use: the ops it removes.
+type flow struct {
+	m *ir.Module
+	*blockUses
 	removed map[*ir.Op]bool
 	added   bool // a residual add reads the sum
 	// maybe are ops that go with the fusion if only removed ops read them:
@@ -62,8 +105,8 @@ type flow struct {
 	maybe []*ir.Op
 }
 
-func newFlow(m *ir.Module, b *ir.Block) *flow {
-	f := &flow{m: m, def: map[string]*ir.Op{}, readers: map[string][]*ir.Op{}, pos: map[*ir.Op]int{}, removed: map[*ir.Op]bool{}}
+func newBlockUses(m *ir.Module, b *ir.Block) *blockUses {
+	f := &blockUses{def: map[string]*ir.Op{}, readers: map[string][]*ir.Op{}, pos: map[*ir.Op]int{}}
 	for i, op := range b.Ops {
 		f.pos[op] = i
 		seen := map[string]bool{}
@@ -179,9 +222,9 @@ func other(v opv, value string) string {
 
 func sameType(a, b ir.TensorType) bool { return a.String() == b.String() }
 
-func (f *flow) match(ar *ir.Op) (*NormFusion, string) {
-	c, err := f.m.Collective(ar)
-	if err != nil || c == nil || c.Kind != "all_reduce" {
+func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
+	ar := c.Op
+	if c.Kind != "all_reduce" {
 		return nil, "not an all-reduce"
 	}
 	if c.Reduction != "sum" || len(c.Operands) != 1 || len(c.ResultTypes) != 1 {

@@ -43,7 +43,7 @@ func (m *Machine) FuseNorm(row passes.Row, fz *passes.NormFusion) (fused, unfuse
 // add's place; it defines h and y under their names.
 func (l *lowerer) lowerFused(op *ir.Op, rows []*passes.Row) error {
 	m, ed := l.m, l.ed
-	fz, why, _ := passes.MatchNorm(m, op)
+	fz, why, _ := l.norms.Match(op)
 	if fz == nil {
 		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, passes.AttrFuse, ir.NormRMS, why)
 	}

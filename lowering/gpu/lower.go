@@ -26,7 +26,7 @@ func Lower(s *passes.State) error {
 	if err != nil {
 		return err
 	}
-	l := &lowerer{m: m, ed: m.Edit(), renamed: map[string]string{}, rewritten: map[*ir.Op]bool{}}
+	l := &lowerer{m: m, ed: m.Edit(), renamed: map[string]string{}, rewritten: map[*ir.Op]bool{}, norms: passes.NewNormMatcher(m)}
 	byOp := map[*ir.Op][]*passes.Row{}
 	var order []*ir.Op
 	for i := range rep.Collectives {
@@ -74,6 +74,7 @@ type lowerer struct {
 	// remainders holds, in source order, the rows of the native all-reduces
 	// that lowerOp printed for the operands of a split op that stay native.
 	remainders [][]*passes.Row
+	norms      *passes.NormMatcher // the fused all-reduces' norms
 }
 
 // markRemainders records on the all-reduces that lowering split off (the
