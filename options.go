@@ -224,7 +224,7 @@ var Settings = []Setting{
 			return nil
 		}},
 	{Name: "strict", Env: "ARC_STRICT", Kind: Bool, Value: "BOOL",
-		Usage: "fail (exit 1) when nothing is lowered, or the module was lowered before for another target",
+		Usage: "fail (exit 1) when nothing is lowered, a --quant codec is used by no all-reduce, or the module was lowered before for another target",
 		field: func(o *Options) any { return &o.Strict }},
 	{Name: "profile-any-target", Env: "ARC_PROFILE_ANY_TARGET", Kind: Bool, Value: "BOOL",
 		Usage: "apply a --profile made for another target (refused by default)",
