@@ -1,6 +1,7 @@
-// arc: --target rocm:mi300x
+// arc: --target rocm:mi300x --cast-bf16-to-fp16
 // On ROCm a large bf16 sum takes QuickReduce's two-shot kernel with the
-// exact fp codec and travels as f16 (arc.cast), as QuickReduce does; a
+// fp codec and, opted in, travels as f16 scaled per block (arc.cast), as
+// QuickReduce casts; a
 // small one takes the one-shot kernel; groups of four of eight ranks each
 // run their own kernel.
 module @rocm_cast attributes {stablehlo.num_replicas = 8 : i64} {
