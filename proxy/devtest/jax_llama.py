@@ -1,7 +1,9 @@
 """A Llama-shaped decode step (llama_jax.py), tensor parallel, natively and
 through arc: N processes on one GPU.
 
-Each configuration (2 and 4 processes; native, then arc) runs in fresh
+Each configuration (2 and 4 processes; native, arc, then arc with
+ARC_FUSE=false: the residual add and RMSNorm after each all-reduce kept out
+of arc's kernel) runs in fresh
 processes: jax.distributed.initialize with local_device_ids=[0], all on GPU 0
 (start MPS first: `nvidia-cuda-mps-control -d`), each process posing as a host
 of its own for NCCL (NCCL_HOSTID, socket transport over lo), as
@@ -32,10 +34,13 @@ fp), those of the int8 step with codec "int8" only; the int8 logits are
 within 5% relative L2 of the exact ones (docs/ACCURACY.md: twoshot int8 costs
 0.75% relative L2 on a Gaussian sum, 1.7% with outlier channels; 4 all-reduces
 a step add in quadrature to 1.5-3.4% on the reduced terms) and differ from
-them (the codec ran). Step times (median of --iters) are printed as one-GPU
+them (the codec ran); the fused and unfused arc logits are within the same
+bound as arc's and native's (fusion only reorders each row's sum of
+squares), the exact step's dump counts the fused calls, and the unfused
+run's dump has none. Step times (median of --iters) are printed as one-GPU
 figures: N processes share one H200, so they are not a speed claim.
 
-    python jax_llama.py --out DIR [--tps 2,4] [--modes native,arc] [--budget 220]
+    python jax_llama.py --out DIR [--tps 2,4] [--modes native,arc,arc-unfused] [--budget 220]
 """
 
 import argparse
@@ -80,7 +85,7 @@ def dump_files():
 def read_dumps(names):
     """What arc made of one program, from its new dump files."""
     d = os.environ.get("ARC_DUMP_DIR")
-    info = {"files": sorted(names), "arc_calls": 0, "codecs": [], "algos": [], "native_all_reduces": 0,
+    info = {"files": sorted(names), "arc_calls": 0, "fused_calls": 0, "codecs": [], "algos": [], "native_all_reduces": 0,
             "lowerings": [], "reasons": []}
     for name in sorted(names):
         if not name.endswith("-after.mlir"):
@@ -91,6 +96,7 @@ def read_dumps(names):
                 info["arc_calls"] += 1
                 info["codecs"] += re.findall(r'codec = "([^"]*)"', line)[:1]
                 info["algos"] += re.findall(r'algo = "([^"]*)"', line)[:1]
+                info["fused_calls"] += 'norm = "rmsnorm"' in line
         info["native_all_reduces"] += text.count('"stablehlo.all_reduce"') + text.count("stablehlo.all_reduce(")
         info["lowerings"] += re.findall(r'arc\.lowering = "([^"]*)"', text)
         info["reasons"] += re.findall(r'arc\.reason = "([^"]*)"', text)
@@ -350,6 +356,8 @@ def launch(args, tag, mode, procs, env, timeout):
         if mode == "native":
             penv["ARC_DISABLE"] = "1"
         else:
+            if mode == "arc-unfused":
+                penv["ARC_FUSE"] = "false"
             penv["ARC_DUMP_DIR"] = os.path.join(args.work, f"dump-{tag}-{p}")
         cmd = [sys.executable, SCRIPT, "--child", "gpu", "--mode", mode, "--procs", str(procs), "--process", str(p),
                "--port", str(port), "--result", os.path.join(args.work, f"{tag}-{p}"), "--impl", args.impl,
@@ -397,7 +405,7 @@ def main() -> int:
     ap.add_argument("--out", help="results: llama.json and logs (required)")
     ap.add_argument("--work", help="scratch: per-process results, dumps; default OUT/work")
     ap.add_argument("--tps", default="2,4", help="process counts (tensor-parallel sizes)")
-    ap.add_argument("--modes", default="native,arc")
+    ap.add_argument("--modes", default="native,arc,arc-unfused", help="native, arc, arc-unfused (arc with ARC_FUSE=false)")
     ap.add_argument("--impl", default="cudnn", choices=["cudnn", "xla"], help="attention implementation asked for")
     ap.add_argument("--iters", type=int, default=30, help="timed steps (median)")
     ap.add_argument("--warmup", type=int, default=3)
@@ -533,15 +541,28 @@ def parent(args) -> int:
                 ea = rel_l2(arc, ref)
                 check(ea <= 1.25 * e + 1e-4, f"tp{tp}: arc {ea:.3g} from the f32 reference, native {e:.3g} "
                                              f"(bound 1.25 x native + 1e-4)")
+        unf = first(f"tp{tp}-arc-unfused", "exact")
+        if unf is not None and arc is not None:
+            # Fusion changes only the order of the additions in each row's sum of squares.
+            d = rel_l2(unf, arc)
+            bound = max(2 * e, 1e-3) if e is not None else 2e-2
+            check(d <= bound, f"tp{tp}: fused and unfused arc logits {d:.3g} relative L2 apart (bound {bound:.3g}); "
+                              f"bit for bit: {np.array_equal(unf, arc)}")
         ra = results.get(f"tp{tp}-arc", [({}, {})])[0][0]
         de = ra.get("dumps_exact")
         if de is not None:
             check(de["arc_calls"] > 0 and all(c in EXACT_CODECS for c in de["codecs"]),
-                  f"tp{tp} arc: the exact step's dump calls arc_allreduce {de['arc_calls']} times, codecs "
+                  f"tp{tp} arc: the exact step's dump calls arc_allreduce {de['arc_calls']} times "
+                  f"({de.get('fused_calls', 0)} fused with the residual add and RMSNorm), codecs "
                   f"{sorted(set(de['codecs']))}, algos {sorted(set(de['algos']))}, {de['native_all_reduces']} all-reduces left native "
                   f"({', '.join(de['after_files']) or 'no after.mlir'})")
         elif f"tp{tp}-arc" in results:
             check(False, f"tp{tp} arc: no dump information for the exact step")
+        du = results.get(f"tp{tp}-arc-unfused", [({}, {})])[0][0].get("dumps_exact")
+        if du is not None:
+            check(du["arc_calls"] > 0 and du.get("fused_calls", 0) == 0,
+                  f"tp{tp} arc-unfused (ARC_FUSE=false): {du['arc_calls']} arc_allreduce calls, "
+                  f"{du.get('fused_calls', 0)} fused")
         d8 = ra.get("dumps_int8")
         if d8 is not None:
             check(d8["arc_calls"] > 0 and all(c == "int8" for c in d8["codecs"]),
