@@ -28,6 +28,14 @@
  * kernels' own cost, not of any link); NCCL refuses ranks sharing a GPU, so
  * name it in --only only with distinct devices.
  *
+ * floor_us is the HBM floor of the call: the bytes an arc lowering must move
+ * through a rank's memory (read and written; hbm_bytes, docs/KERNELS.md),
+ * times the ranks that share the device, over the device-to-device copy
+ * bandwidth of cudaMemcpy measured on that device at the start of the run
+ * (stderr: "copy bandwidth"); x_floor = us / floor_us. NCCL's rows have
+ * neither (0). Logical ranks share one device's memory, so their floor
+ * counts every rank's bytes.
+ *
  * --row N (the fused kernels, docs/KERNELS.md): for each of arc's oneshot
  * and twoshot lowerings L, two more rows: L+rmsnorm, the fused kernel
  * (arc_allreduce_norm: the all-reduce, the residual add and the RMSNorm of
@@ -134,6 +142,37 @@ static void launch_norm(int dtype, const void *sum, const void *res, const void 
 
 static const char *codec_names[] = {"none", "fp", "int8", "int6", "int4", "int4r", "fp8"};
 
+/* Bytes on the wire per 2048 elements (a tile) over their bytes in the I/O
+ * type: the codecs' tile layouts (arc_kernels.cuh), codes then scales. */
+static double wire_ratio(int codec, size_t es) {
+  const double raw = 2048.0 * es;
+  switch (codec) {
+  case ARC_CODEC_INT8: return (2048 + 64 * 2) / raw;
+  case ARC_CODEC_INT6: return (1536 + 64 * 2) / raw;
+  case ARC_CODEC_INT4: case ARC_CODEC_INT4R: return (1024 + 64 * 2) / raw;
+  case ARC_CODEC_FP8: return (2048 + 64 * 4) / raw;
+  }
+  return 1.0; /* fp: the values themselves */
+}
+
+/* The bytes one rank's kernel must move through its device's memory, read
+ * and written, for an all-reduce of S bytes (docs/KERNELS.md, "The HBM
+ * floor"): its input read once, its output written once, every word it
+ * pushes written once where it lands and read once there. The own input
+ * that oneshot reads twice, and the exchange words that may stay in L2,
+ * count once. */
+static double hbm_bytes(const Lowering &l, int world, size_t es, double S, size_t row) {
+  const double W = world, q = wire_ratio(l.codec, es);
+  double b;
+  if (l.algo == ARC_ONESHOT) b = 2 * W * S;                          /* in, W-1 copies out and in, out */
+  else if (l.algo == ARC_TWOSHOT) b = 2 * S + 4 * (W - 1) / W * q * S; /* two exchanges of (W-1)/W of the words */
+  else b = 2 * S + 4 * q * S;                                          /* hier: half, partner and half exchanges */
+  const double w = (double)row * es;                                    /* the norm's weight */
+  if (l.norm == 1) b += 2 * S + w;                                      /* residual read, y written (h is the output) */
+  if (l.norm == 2) b += 4 * S + w;                                      /* sum and residual read, h and y written */
+  return b;
+}
+
 struct Bench {
   int world;
   int link;
@@ -146,6 +185,55 @@ struct Bench {
   std::vector<void *> sym_in, sym_out; /* ncclMemAlloc'd, registered as symmetric windows */
   std::vector<ncclComm_t> nccl;
   arc_comm *comm = nullptr;
+
+  std::vector<double> copy_gbps; /* per rank: its device's cudaMemcpy bandwidth, GB/s (read + written) */
+
+  /* The device-to-device copy bandwidth of cudaMemcpy on device d: bytes
+   * read plus bytes written per second, median of reps batches of 10
+   * copies of 256 MiB (several times the L2). */
+  double copy_bandwidth(int d) {
+    const size_t bytes = 256u << 20;
+    void *src = nullptr, *dst = nullptr;
+    cudaStream_t st;
+    cudaEvent_t e0, e1;
+    CK(cudaSetDevice(d));
+    CK(cudaMalloc(&src, bytes));
+    CK(cudaMalloc(&dst, bytes));
+    CK(cudaMemset(src, 0x3c, bytes));
+    CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st)); /* warm up */
+    std::vector<double> gbps;
+    for (int rep = 0; rep < std::max(reps, 5); rep++) {
+      CK(cudaEventRecord(e0, st));
+      for (int i = 0; i < 10; i++) CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st));
+      CK(cudaEventRecord(e1, st));
+      CK(cudaEventSynchronize(e1));
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      gbps.push_back(2.0 * bytes * 10 / (ms * 1e-3) / 1e9);
+    }
+    std::sort(gbps.begin(), gbps.end());
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    CK(cudaStreamDestroy(st));
+    CK(cudaFree(src));
+    CK(cudaFree(dst));
+    return gbps[gbps.size() / 2];
+  }
+
+  /* The floor of a call whose ranks each move `bytes`: the slowest device,
+   * counting every rank it holds. */
+  double floor_us(double bytes) {
+    double worst = 0;
+    for (int r = 0; r < world; r++) {
+      int shared = 0;
+      for (int q = 0; q < world; q++) shared += dev[q] == dev[r];
+      worst = std::max(worst, shared * bytes / (copy_gbps[r] * 1e3));
+    }
+    return worst;
+  }
 
   /* calls per timed batch: enough to dwarf launch gaps, few for large sizes */
   static int batch(size_t bytes) { return bytes <= (1u << 20) ? 50 : bytes <= (16u << 20) ? 20 : 5; }
@@ -416,6 +504,14 @@ int main(int argc, char **argv) {
     }
   }
 
+  b.copy_gbps.resize(b.world);
+  for (int r = 0; r < b.world; r++) {
+    int first = 0;
+    while (b.dev[first] != b.dev[r]) first++;
+    b.copy_gbps[r] = first < r ? b.copy_gbps[first] : b.copy_bandwidth(b.dev[r]);
+    if (first == r) fprintf(stderr, "kbench: copy bandwidth of device %d: %.0f GB/s (cudaMemcpy, read + written)\n", b.dev[r], b.copy_gbps[r]);
+  }
+
   std::vector<Lowering> lows;
   const int w = b.world;
   if (w == 2 || w == 4 || w == 6 || w == 8) lows.push_back({"oneshot", ARC_ONESHOT, ARC_CODEC_NONE});
@@ -437,7 +533,7 @@ int main(int argc, char **argv) {
   }
   bool symm = (wanted("nccl-symm") || wanted("nccl-symm-graph")) && b.symmetric(max_bytes);
 
-  printf("link,world,dtype,bytes,lowering,mode,us,algbw_GBps,busbw_GBps,vs_nccl\n");
+  printf("link,world,dtype,bytes,lowering,mode,us,algbw_GBps,busbw_GBps,vs_nccl,floor_us,x_floor\n");
   const double bus = 2.0 * (w - 1) / w;
   for (const std::string &dt : split(dtypes)) {
     int dtype = dt == "f32" ? ARC_F32 : dt == "bf16" ? ARC_BF16 : ARC_F16;
@@ -459,21 +555,23 @@ int main(int argc, char **argv) {
       double sym_eager = symm && wanted("nccl-symm") ? b.nccl_eager(count, nt, k, true) : -1;
       double sym_graph = symm && wanted("nccl-symm-graph") ? b.nccl_graph(count, nt, k, true) : -1;
       double best = graph > 0 && eager > 0 ? std::min(eager, graph) : graph > 0 ? graph : eager;
-      auto row = [&](const std::string &name, const char *mode, double us) {
+      const double S = (double)count * es; /* what is reduced: whole rows under --row */
+      auto row = [&](const std::string &name, const char *mode, double us, const Lowering *l) {
         double algbw = bytes / us / 1e3; /* GB/s */
-        printf("%s,%d,%s,%zu,%s,%s,%.2f,%.1f,%.1f,%.3f\n", link.c_str(), w, dt.c_str(), bytes, name.c_str(), mode, us, algbw,
-               algbw * bus, best > 0 ? best / us : 0.0);
+        double fl = l ? b.floor_us(hbm_bytes(*l, w, es, S, b.row)) : 0.0;
+        printf("%s,%d,%s,%zu,%s,%s,%.2f,%.1f,%.1f,%.3f,%.2f,%.3f\n", link.c_str(), w, dt.c_str(), bytes, name.c_str(), mode, us,
+               algbw, algbw * bus, best > 0 ? best / us : 0.0, fl, fl > 0 ? us / fl : 0.0);
         fflush(stdout);
       };
-      if (eager > 0) row("nccl", "eager", eager);
-      if (graph > 0) row("nccl-graph", "graph", graph);
-      if (sym_eager > 0) row("nccl-symm", "eager", sym_eager);
-      if (sym_graph > 0) row("nccl-symm-graph", "graph", sym_graph);
+      if (eager > 0) row("nccl", "eager", eager, nullptr);
+      if (graph > 0) row("nccl-graph", "graph", graph, nullptr);
+      if (sym_eager > 0) row("nccl-symm", "eager", sym_eager, nullptr);
+      if (sym_graph > 0) row("nccl-symm-graph", "graph", sym_graph, nullptr);
       for (const Lowering &l : lows) {
         if (!wanted(l.name) && !(l.norm && wanted(l.name.substr(0, l.name.find(l.norm == 1 ? "+" : "-then")))))
           continue;
         if (l.norm && ((l.algo == ARC_TWOSHOT && b.row % 32 != 0) || b.row * es > 64 * 1024)) continue;
-        row(l.name, "graph", b.arc(count, dtype, l, k));
+        row(l.name, "graph", b.arc(count, dtype, l, k), &l);
       }
     }
   }
