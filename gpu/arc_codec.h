@@ -49,6 +49,16 @@ ARC_FN float signed_max(IntStats st) { return st.mx > -st.mn ? st.mx : st.mn; }
 /* f16 of v, rounded to nearest even and clamped to +-65504 (never Inf). */
 ARC_FN uint16_t f16c(float v) { return f32_to_f16(v > 65504.0f ? 65504.0f : (v < -65504.0f ? -65504.0f : v)); }
 
+/* rne(v) + B for v in [-B, B - 1] (B even), in floating-point adds: v + (B +
+ * 1.5 * 2^23) rounds to an integer in the one IEEE add (nearest, ties to
+ * even: B is even, so the parity is v's), and the code is the low bits of
+ * the sum, whose exponent is fixed. The conversions (float)int and
+ * (int)rne(v) go through a slower pipe. */
+ARC_FN uint32_t round_code(float v, int B) { return f32_bits(fadd(v, 12582912.0f + (float)B)) - 0x4B400000u; }
+
+/* (float)(c - B) for a code c < 2^23, exact: 2^23 + c minus 2^23 + B. */
+ARC_FN float code_value(uint32_t c, int B) { return fsub(bits_f32(0x4B000000u | c), 8388608.0f + (float)B); }
+
 /* int_scale turns the block's stats into the stored f16 scale (bits) and its
  * value. NaN scale (0x7E00) marks a non-finite block; a zero scale is +0. */
 template <int BITS>
@@ -58,7 +68,7 @@ ARC_FN uint16_t int_scale(IntStats st, float *scale) {
     *scale = f16_to_f32(0x7E00);
     return 0x7E00;
   }
-  uint16_t s16 = f16c(fdiv(signed_max(st), -B));
+  uint16_t s16 = f16c(fmul(signed_max(st), -1.0f / B)); /* m / -B: B is a power of two, the product exact */
   float s = f16_to_f32(s16);
   if (s == 0.0f) {
     *scale = 0.0f;
@@ -77,13 +87,12 @@ ARC_FN uint64_t int_codes(const float *x, float s) {
     for (int i = 0; i < ARC_LANE; i++) w |= (uint64_t)B << (BITS * i);
     return w;
   }
-  float r = fdiv(1.0f, s);
+  float r = frcp(s);
   const float lo = (float)(-B), hi = (float)(B - 1);
   for (int i = 0; i < ARC_LANE; i++) {
     float v = fmul(x[i], r);
     v = v < lo ? lo : (v > hi ? hi : v); /* clamping first rounds the same */
-    int q = (int)rne(v) + B;
-    w |= (uint64_t)(uint32_t)q << (BITS * i);
+    w |= (uint64_t)round_code(v, B) << (BITS * i);
   }
   return w;
 }
@@ -93,8 +102,7 @@ ARC_FN void int_decode(uint64_t w, float s, float *y) {
   const int B = 1 << (BITS - 1);
   const uint64_t mask = (1u << BITS) - 1u;
   for (int i = 0; i < ARC_LANE; i++) {
-    int c = (int)((w >> (BITS * i)) & mask);
-    y[i] = fmul((float)(c - B), s);
+    y[i] = fmul(code_value((uint32_t)(w >> (BITS * i)) & (uint32_t)mask, B), s);
   }
 }
 
@@ -178,7 +186,7 @@ ARC_FN float fp8_scale(Fp8Stats st) {
 
 ARC_FN uint64_t fp8_codes(const float *x, float s) {
   if (!(s > 0.0f)) return 0; /* zero or NaN scale: codes 0 */
-  float r = fdiv(1.0f, s);
+  float r = frcp(s);
   uint64_t w = 0;
   for (int i = 0; i < ARC_LANE; i++) w |= (uint64_t)e4m3_from_f32(fmul(x[i], r)) << (8 * i);
   return w;
@@ -230,9 +238,8 @@ ARC_FN uint32_t cast_exponent(CastRange r) {
 ARC_FN void cast_encode(const float *x, uint32_t e, uint32_t *w) {
   const float r = bits_f32((254u - e) << 23); /* 2^(127-E); unused for E = 0 */
   for (int i = 0; i < ARC_LANE; i += 2) {
-    uint32_t lo = e ? f32_to_f16(fmul(x[i], r)) : f32_to_bf16(x[i]);
-    uint32_t hi = e ? f32_to_f16(fmul(x[i + 1], r)) : f32_to_bf16(x[i + 1]);
-    w[i >> 1] = lo | (hi << 16);
+    w[i >> 1] = e ? f32x2_to_f16x2(fmul(x[i], r), fmul(x[i + 1], r))
+                  : (uint32_t)f32_to_bf16(x[i]) | (uint32_t)f32_to_bf16(x[i + 1]) << 16;
   }
 }
 
@@ -286,7 +293,7 @@ ARC_FN void scale_all(float *u, float k) {
 /* Modes 0 and 1: the truncated int4 scale of a block whose signed largest
  * value is m (bits without the mode; +0 for a zero scale) and its value. */
 ARC_FN uint16_t int4r_scale(float m, float *s) {
-  uint16_t h = trunc_mode(f16c(fdiv(m, -8.0f)));
+  uint16_t h = trunc_mode(f16c(fmul(m, -0.125f))); /* m / -8, exact */
   *s = f16_to_f32(h);
   if (*s == 0.0f) {
     *s = 0.0f;
@@ -351,7 +358,7 @@ ARC_FN Top2 top2_merge(Top2 a, Top2 b) {
 /* Mode 2's scale of the 30 small values: the top byte of f16c(m / -4),
  * rounded half up; an all-ones exponent steps back; zero is +0. */
 ARC_FN uint32_t split_scale(float m, float *s) {
-  uint32_t s16 = f16c(fdiv(m, -4.0f));
+  uint32_t s16 = f16c(fmul(m, -0.25f)); /* m / -4, exact */
   uint32_t h8 = ((s16 + 0x80u) >> 8) & 0xFFu;
   if ((h8 & 0x7Cu) == 0x7Cu) h8--;
   *s = f16_to_f32((uint16_t)(h8 << 8));
@@ -376,7 +383,7 @@ ARC_FN IntStats rest_stats(const float *x, int lane, int k1, int k2) {
  * and its decoded values y. x1 and v2 are the kept f16 values. */
 ARC_FN void split_lane(const float *x, int lane, int k1, int k2, float s, uint16_t x1, uint16_t v2, uint64_t *lo,
                        uint64_t *hi, float *y) {
-  float r = s == 0.0f ? 0.0f : fdiv(1.0f, s);
+  float r = s == 0.0f ? 0.0f : frcp(s);
   *lo = 0;
   *hi = 0;
   for (int i = 0; i < ARC_LANE; i++) {
@@ -393,9 +400,9 @@ ARC_FN void split_lane(const float *x, int lane, int k1, int k2, float s, uint16
     if (s != 0.0f) {
       float v = fmul(x[i], r);
       v = v < -4.0f ? -4.0f : (v > 3.0f ? 3.0f : v);
-      c = (int)rne(v) + 4;
+      c = (int)round_code(v, 4);
     }
-    y[i] = fmul((float)(c - 4), s);
+    y[i] = fmul(code_value((uint32_t)c, 4), s);
     int j = idx - (k1 < idx) - (k2 < idx); /* the code's number among the 30 */
     if (j < 10)
       *lo |= (uint64_t)c << (34 + 3 * j);
@@ -423,8 +430,8 @@ ARC_FN void split_decode_lane(uint16_t h, uint64_t lo, uint64_t hi, int lane, fl
       y[i] = f16_to_f32((uint16_t)(lo >> 10));
     } else {
       int j = idx - (k1 < idx) - (k2 < idx);
-      int c = (int)(j < 10 ? (lo >> (34 + 3 * j)) & 7u : (hi >> (3 * (j - 10))) & 7u);
-      y[i] = fmul((float)(c - 4), s);
+      const uint32_t c = (uint32_t)(j < 10 ? (lo >> (34 + 3 * j)) & 7u : (hi >> (3 * (j - 10))) & 7u);
+      y[i] = fmul(code_value(c, 4), s);
     }
   }
 }

@@ -54,11 +54,9 @@ struct Elem {
     if constexpr (DT == ARC_F32) {
       for (int i = 0; i < ARC_LANE; i++) w[i] = f32_bits(x[i]);
     } else {
-      for (int i = 0; i < ARC_LANE; i += 2) {
-        uint32_t lo = DT == ARC_F16 ? f32_to_f16(x[i]) : f32_to_bf16(x[i]);
-        uint32_t hi = DT == ARC_F16 ? f32_to_f16(x[i + 1]) : f32_to_bf16(x[i + 1]);
-        w[i >> 1] = lo | (hi << 16);
-      }
+      for (int i = 0; i < ARC_LANE; i += 2)
+        w[i >> 1] = DT == ARC_F16 ? f32x2_to_f16x2(x[i], x[i + 1])
+                                  : (uint32_t)f32_to_bf16(x[i]) | (uint32_t)f32_to_bf16(x[i + 1]) << 16;
     }
   }
   /* The atom at element e0 of a buffer of n; elements past n read as +0. */

@@ -155,6 +155,8 @@ ARC_D float fadd(float a, float b) { return __fadd_rn(a, b); }
 ARC_D float fsub(float a, float b) { return __fsub_rn(a, b); }
 ARC_D float fmul(float a, float b) { return __fmul_rn(a, b); }
 ARC_D float fdiv(float a, float b) { return __fdiv_rn(a, b); }
+/* 1/a correctly rounded: the bits of fdiv(1, a), in fewer instructions. */
+ARC_D float frcp(float a) { return __frcp_rn(a); }
 ARC_D float rne(float a) { return rintf(a); }
 #elif ARC_HIP
 /* HIP is built with -ffp-contract=off: the operators are single IEEE operations. */
@@ -162,6 +164,7 @@ ARC_FN float fadd(float a, float b) { return a + b; }
 ARC_FN float fsub(float a, float b) { return a - b; }
 ARC_FN float fmul(float a, float b) { return a * b; }
 ARC_FN float fdiv(float a, float b) { return a / b; }
+ARC_FN float frcp(float a) { return 1.0f / a; }
 ARC_FN float rne(float a) { return rintf(a); }
 #else
 /* The host check cannot rely on a compiler flag (cgo allows few): a product
@@ -173,6 +176,7 @@ ARC_FN float fmul(float a, float b) {
   return r;
 }
 ARC_FN float fdiv(float a, float b) { return a / b; }
+ARC_FN float frcp(float a) { return 1.0f / a; }
 ARC_FN float rne(float a) { return rintf(a); }
 #endif
 
@@ -192,6 +196,11 @@ ARC_FN bool is_finite_bits(float f) { return (f32_bits(f) & 0x7F800000u) != 0x7F
 #if ARC_CUDA
 ARC_D float f16_to_f32(uint16_t h) { return __half2float(__ushort_as_half(h)); }
 ARC_D uint16_t f32_to_f16(float f) { return __half_as_ushort(__float2half_rn(f)); }
+/* Two conversions in one instruction (lo in the low half), the same bits. */
+ARC_D uint32_t f32x2_to_f16x2(float lo, float hi) {
+  const __half2 h = __floats2half2_rn(lo, hi);
+  return *(const uint32_t *)&h;
+}
 #elif ARC_HIP
 ARC_D float f16_to_f32(uint16_t h) {
   _Float16 v;
@@ -221,6 +230,9 @@ inline uint16_t f32_to_f16(float f) {
   memcpy(&h, &v, 2);
   return h;
 }
+#endif
+#if !ARC_CUDA
+ARC_FN uint32_t f32x2_to_f16x2(float lo, float hi) { return (uint32_t)f32_to_f16(lo) | (uint32_t)f32_to_f16(hi) << 16; }
 #endif
 
 ARC_FN float bf16_to_f32(uint16_t h) { return bits_f32((uint32_t)h << 16); }
@@ -252,6 +264,8 @@ ARC_D void st_release_sys64(uint64_t *p, uint64_t v) {
 }
 ARC_D float shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 ARC_D uint32_t shfl_xor(uint32_t v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
+/* Lane l + d's value among the first 32 threads (all of them calling). */
+ARC_D float shfl_down32(float v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
 /* Exchange buffers are written by other GPUs: read them past L1 (and past
  * stale cached lines of host memory). */
 ARC_D uint4 ldx16(const void *p) { return __ldcv((const uint4 *)p); }
@@ -284,6 +298,7 @@ ARC_D void st_release_sys64(uint64_t *p, uint64_t v) {
 }
 ARC_D float shfl_xor(float v, int m) { return __shfl_xor(v, m, 4); }
 ARC_D uint32_t shfl_xor(uint32_t v, int m) { return __shfl_xor(v, m, 4); }
+ARC_D float shfl_down32(float v, int d) { return __shfl_down(v, d, 32); }
 /* Plain loads: the acquire before them orders them, and host memory mapped
  * for the GPU is uncached (fine-grained) on AMD parts. */
 ARC_D uint4 ldx16(const void *p) { return *(const uint4 *)p; }
