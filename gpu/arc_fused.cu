@@ -18,6 +18,7 @@
 #include "arc_kernels.cuh"
 
 #define ARC_SEG ARC_TILE_ELEMS
+#define ARC_FUSED_UNROLL 2 /* segments whose loads are in flight together */
 
 /* 1/sqrt(x) correctly rounded (reference/norm.RSqrt). */
 ARC_D float rsqrt_rn(float x) {
@@ -54,18 +55,28 @@ ARC_D Seg seg_of(uint64_t N, uint64_t Q, uint64_t row, uint64_t q) {
   return s;
 }
 
-/* The block's sum of one value per thread: p[t] += p[t + s] for s = 128, ..., 1. */
-ARC_D float block_sum(float v) {
-  __shared__ float p[ARC_THREADS];
+/* The block's sum of one value per thread, in the tree p[t] += p[t + s] for
+ * s = 128, ..., 1 (the reference's order), valid in thread 0. One barrier:
+ * the first warp does every level, 128 to 32 from shared memory in
+ * registers (lane l holds p[l + 32 w]), 16 to 1 with shuffles (lane l < s
+ * adds lane l + s's, as the tree does). The two buffers alternate by call
+ * (n): a thread writes buffer n & 1 only after the barrier of call n - 1,
+ * which the first warp passed after its last read of call n - 2. */
+ARC_D float block_sum(float v, uint32_t n) {
+  __shared__ float p[2][ARC_THREADS];
   const int t = threadIdx.x;
-  p[t] = v;
+  float *q = p[n & 1u];
+  q[t] = v;
   __syncthreads();
-  for (int s = ARC_THREADS / 2; s >= 1; s >>= 1) {
-    if (t < s) p[t] = fadd(p[t], p[t + s]);
-    __syncthreads();
+  float r = 0.0f;
+  if (t < 32) {
+    float u[ARC_THREADS / 32];
+    for (int w = 0; w < ARC_THREADS / 32; w++) u[w] = q[t + 32 * w];
+    for (int h = ARC_THREADS / 64; h >= 1; h >>= 1)
+      for (int w = 0; w < h; w++) u[w] = fadd(u[w], u[w + h]);
+    r = u[0];
+    for (int d = 16; d >= 1; d >>= 1) r = fadd(r, shfl_down32(r, d));
   }
-  const float r = p[0];
-  __syncthreads();
   return r;
 }
 
@@ -92,16 +103,25 @@ ARC_D void rank_barrier(const KernelArgs &a) {
   __syncthreads();
 }
 
-/* Thread t's atom of segment sg gets the sum s (raw, the I/O type): h = x +
- * s is written, and the atom's sum of squares of f32(h) returned, from +0 in
- * element order. */
+/* The residual of thread t's atom of segment sg, loaded before the sum's
+ * words so that the loads are in flight together. */
 template <int DT>
-ARC_D float add_residual(const KernelArgs &a, const Seg &sg, const typename Elem<DT>::Raw &s) {
+ARC_D typename Elem<DT>::Raw load_residual(const KernelArgs &a, const Seg &sg) {
+  const uint64_t t = threadIdx.x, end = sg.e0 + sg.len, e = sg.e0 + t * ARC_LANE;
+  return Elem<DT>::load(a.norm.res, e, t * ARC_LANE < sg.len ? end : 0, a.vec != 0);
+}
+
+/* Thread t's atom of segment sg gets the sum s (raw, the I/O type) added to
+ * its residual x: h = x + s is written, and the atom's sum of squares of
+ * f32(h) returned, from +0 in element order. */
+template <int DT>
+ARC_D float add_residual(const KernelArgs &a, const Seg &sg, const typename Elem<DT>::Raw &res,
+                         const typename Elem<DT>::Raw &s) {
   typedef Elem<DT> E;
   const uint64_t t = threadIdx.x, end = sg.e0 + sg.len, e = sg.e0 + t * ARC_LANE;
   if (t * ARC_LANE >= sg.len) return 0.0f;
   float x[ARC_LANE], v[ARC_LANE];
-  E::widen(E::load(a.norm.res, e, end, a.vec != 0), x);
+  E::widen(res, x);
   E::widen(s, v);
   for (int i = 0; i < ARC_LANE; i++) v[i] = fadd(x[i], v[i]);
   typename E::Raw h;
@@ -216,23 +236,49 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) oneshot_norm_k
     ok = wait_all(a, c, a.lay.call_f + b, W, me, 0);
   }
   if (ok) {
-    for (uint64_t g = b, k = 0; g < S; g += G, k++) {
-      const Seg sg = seg_of(N, Q, g / Q, g % Q);
-      typename E::Raw sum;
-      if ((uint64_t)t * ARC_LANE < sg.len) {
-        const uint64_t e = sg.e0 + (uint64_t)t * ARC_LANE;
-        float acc[ARC_LANE], v[ARC_LANE];
-        for (int s = 0; s < W; s++) {
-          const typename E::Raw raw = s == me ? E::load(a.in, e, sg.e0 + sg.len, a.vec != 0)
-                                              : E::fetch(slot(me, s, b) + k * seg_bytes, t);
-          E::widen(raw, s == 0 ? acc : v);
-          if (s > 0)
-            for (int i = 0; i < ARC_LANE; i++) acc[i] = fadd(acc[i], v[i]);
-        }
-        E::narrow(acc, sum);
+    /* ARC_FUSED_UNROLL segments at a time: their residuals and each
+     * sender's words are loaded together, before the sums */
+    for (uint64_t g0 = b, k0 = 0; g0 < S; g0 += ARC_FUSED_UNROLL * G, k0 += ARC_FUSED_UNROLL) {
+      const int U = g0 + G < S ? ARC_FUSED_UNROLL : 1; /* uniform in the block */
+      Seg sg[ARC_FUSED_UNROLL];
+      bool has[ARC_FUSED_UNROLL];
+      typename E::Raw res[ARC_FUSED_UNROLL];
+      float acc[ARC_FUSED_UNROLL][ARC_LANE];
+#pragma unroll
+      for (int u = 0; u < ARC_FUSED_UNROLL; u++) {
+        const uint64_t g = u < U ? g0 + u * G : g0;
+        sg[u] = seg_of(N, Q, g / Q, g % Q);
+        has[u] = (uint64_t)t * ARC_LANE < sg[u].len;
+        res[u] = load_residual<DT>(a, sg[u]);
       }
-      const float ps = block_sum(add_residual<DT>(a, sg, sum));
-      if (t == 0) *partial(sums, a.lay.one_cap, g) = ps;
+#pragma unroll
+      for (int s = 0; s < ARC_MAX_WORLD; s++) {
+        if (s >= W) break;
+        typename E::Raw raw[ARC_FUSED_UNROLL];
+#pragma unroll
+        for (int u = 0; u < ARC_FUSED_UNROLL; u++) {
+          if (u >= U || !has[u]) continue;
+          const uint64_t e = sg[u].e0 + (uint64_t)t * ARC_LANE;
+          raw[u] = s == me ? E::load(a.in, e, sg[u].e0 + sg[u].len, a.vec != 0)
+                           : E::fetch(slot(me, s, b) + (k0 + u) * seg_bytes, t);
+        }
+#pragma unroll
+        for (int u = 0; u < ARC_FUSED_UNROLL; u++) {
+          if (u >= U || !has[u]) continue;
+          float v[ARC_LANE];
+          E::widen(raw[u], s == 0 ? acc[u] : v);
+          if (s > 0)
+            for (int i = 0; i < ARC_LANE; i++) acc[u][i] = fadd(acc[u][i], v[i]);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < ARC_FUSED_UNROLL; u++) {
+        if (u >= U) break;
+        typename E::Raw sum;
+        if (has[u]) E::narrow(acc[u], sum);
+        const float ps = block_sum(add_residual<DT>(a, sg[u], res[u], sum), (uint32_t)u);
+        if (t == 0) *partial(sums, a.lay.one_cap, g0 + u * G) = ps;
+      }
     }
   }
   rank_barrier(a);
@@ -265,6 +311,7 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) twoshot_norm_k
   char *sums = a.x[me] + a.lay.p1_x + (uint64_t)me * a.grid * a.lay.cap; /* the rank's own phase-1 slot */
   /* thread t: codec block t/4 of the segment, lane t%4: elements 8t..8t+7 */
   auto mine = [&](const Seg &sg) { return (uint64_t)t * ARC_LANE < sg.len; };
+  uint32_t nsum = 0; /* block_sum's calls */
 
   if (ok) {
     /* 1. each owner's rows, encoded, into its slot for this rank */
@@ -288,6 +335,7 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) twoshot_norm_k
      * order, encoded for the peers and decoded here, as every rank decodes */
     for (uint64_t j = b, k = 0; j < segs(me); j += G, k++) {
       const Seg sg = seg(me, j);
+      const typename E::Raw res = load_residual<DT>(a, sg);
       typename C::Word w[ARC_MAX_WORLD] = {};
 #pragma unroll
       for (int s = 0; s < ARC_MAX_WORLD; s++) {
@@ -315,7 +363,7 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) twoshot_norm_k
       C::decode(o, lane, v);
       typename E::Raw sum;
       E::narrow(v, sum);
-      const float ps = block_sum(add_residual<DT>(a, sg, sum));
+      const float ps = block_sum(add_residual<DT>(a, sg, res, sum), nsum++);
       if (t == 0) *partial(sums, a.lay.cap, sg.row * Q + sg.q) = ps;
     }
     __syncthreads();
@@ -323,19 +371,31 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) twoshot_norm_k
     ok = wait_all(a, c, a.lay.p2_f + b, W, me, 0);
   }
   if (ok) {
-    /* 3. the other owners' rows, decoded */
+    /* 3. the other owners' rows, decoded, ARC_FUSED_UNROLL segments at a
+     * time: their words and residuals are loaded together */
     for (int d = 1; d < W; d++) {
       const int o = (me + d) % W;
-      for (uint64_t j = b, k = 0; j < segs(o); j += G, k++) {
-        const Seg sg = seg(o, j);
-        typename C::Word w = {};
-        if (mine(sg)) C::load(p2(me, o) + k * C::kTileBytes, t, w);
-        float v[ARC_LANE];
-        C::decode(w, lane, v); /* every lane decodes: int4r shuffles */
-        typename E::Raw sum;
-        E::narrow(v, sum);
-        const float ps = block_sum(add_residual<DT>(a, sg, sum));
-        if (t == 0) *partial(sums, a.lay.cap, sg.row * Q + sg.q) = ps;
+      for (uint64_t j0 = b, k0 = 0; j0 < segs(o); j0 += ARC_FUSED_UNROLL * G, k0 += ARC_FUSED_UNROLL) {
+        const int U = j0 + G < segs(o) ? ARC_FUSED_UNROLL : 1; /* uniform in the block */
+        Seg sg[ARC_FUSED_UNROLL];
+        typename E::Raw res[ARC_FUSED_UNROLL];
+        typename C::Word w[ARC_FUSED_UNROLL] = {};
+#pragma unroll
+        for (int u = 0; u < ARC_FUSED_UNROLL; u++) {
+          sg[u] = seg(o, u < U ? j0 + u * G : j0);
+          res[u] = load_residual<DT>(a, sg[u]);
+          if (u < U && mine(sg[u])) C::load(p2(me, o) + (k0 + u) * C::kTileBytes, t, w[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < ARC_FUSED_UNROLL; u++) {
+          if (u >= U) break;
+          float v[ARC_LANE];
+          C::decode(w[u], lane, v); /* every lane decodes: int4r shuffles */
+          typename E::Raw sum;
+          E::narrow(v, sum);
+          const float ps = block_sum(add_residual<DT>(a, sg[u], res[u], sum), nsum++);
+          if (t == 0) *partial(sums, a.lay.cap, sg[u].row * Q + sg[u].q) = ps;
+        }
       }
     }
   }
