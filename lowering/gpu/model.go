@@ -184,16 +184,22 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // The fused kernels (the all-reduce, the residual add and the RMSNorm in one
 // kernel) against the all-reduce followed by the norm as a kernel of its
-// own. Estimates until kbench's fused mode measures them (docs/KERNELS.md).
+// own, fitted to kbench --row 8192 on one H200 with logical ranks (world 2,
+// bf16, 4-16 MiB; docs/KERNELS.md): there the fused kernel is the slower,
+// so the fuse pass keeps the norm apart at those sizes.
 const (
 	// NormLaunchUS is a separate norm kernel's fixed cost: a launch and a
 	// pass that cannot start before the all-reduce's kernel ends.
-	NormLaunchUS = 3.0
-	// normHbmGBps is the memory rate the norm's passes reach.
-	normHbmGBps = 3000.0
+	NormLaunchUS = 11.0
+	// normHbmGBps is the memory rate the separate norm's passes reach.
+	normHbmGBps = 1420.0
 	// fusedBarrierUS is the fused kernel's wait for all its blocks (each
 	// holds segments of rows) before it scales the rows.
 	fusedBarrierUS = 1.0
+	// fusedNormGBps is the rate of the fused kernel's norm passes: one
+	// segment of 2048 elements per block at a time, with a block-wide sum
+	// each, they reach well under the separate kernel's rate.
+	fusedNormGBps = 580.0
 )
 
 // NormSeparateUS is the norm's own kernel after an all-reduce of bytes: it
@@ -206,5 +212,5 @@ func NormSeparateUS(bytes int64) float64 {
 // residual read, h and y written, h read back, and the wait for the rank's
 // blocks between the sums of squares and the scaling.
 func NormFusedUS(bytes int64) float64 {
-	return fusedBarrierUS + 4*float64(bytes)/(normHbmGBps*1e3)
+	return fusedBarrierUS + 4*float64(bytes)/(fusedNormGBps*1e3)
 }
