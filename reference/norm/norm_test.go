@@ -2,7 +2,6 @@ package norm
 
 import (
 	"bytes"
-	"flag"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -10,11 +9,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/arcpass/arc/internal/golden"
 	"github.com/arcpass/arc/reference/collective"
 	"github.com/arcpass/arc/reference/num"
 )
-
-var update = flag.Bool("update", false, "rewrite reference/testdata/norm/cases.golden")
 
 // exactRSqrt is 1/sqrt(x) to 200 bits, rounded once to f32.
 func exactRSqrt(x float32) float32 {
@@ -294,7 +292,7 @@ func TestGolden(t *testing.T) {
 	if err := WriteGolden(&buf, cases); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
+	if *golden.Update {
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
