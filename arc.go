@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/lowering"
 	"github.com/arcpass/arc/passes"
@@ -26,10 +27,11 @@ func Targets() []string { return lowering.Names() }
 // returns the rewritten module text and the report. Text that no pass
 // changed comes back byte-for-byte.
 //
-// The report describes the decisions as the select and fuse passes wrote
-// them on the input (its rows and lines are the input's), with the environment the
-// lowered module records; `arc inspect` of the output reads the same
-// attributes back from the lowered module.
+// The report is the view of the pipeline's one analysis: the decisions as
+// the select and fuse passes wrote them on the input (its rows and lines
+// are the input's), with the environment the lowered module records;
+// `arc inspect` of the output reads the same attributes back from the
+// lowered module.
 func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, error) {
 	st, pipe, err := prepare(opt)
 	if err != nil {
@@ -40,12 +42,6 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 		return nil, nil, err
 	}
 	st.Module = m
-	decided := m
-	pipe.Observe = func(pass string, m *ir.Module) {
-		if pass == passes.SelectPass.Name() || pass == passes.FusePass.Name() {
-			decided = m
-		}
-	}
 	if err := pipe.Run(st); err != nil {
 		var option *passes.OptionError
 		if errors.As(err, &option) {
@@ -53,19 +49,16 @@ func Compile(name string, src []byte, opt Options) ([]byte, *passes.Report, erro
 		}
 		return nil, nil, err
 	}
-	rep, err := passes.NewReport(decided, st.Target.Name(), st.Options.DeviceAssignment)
-	var inputErr *ir.Error
-	if errors.As(err, &inputErr) && decided == m {
-		return nil, nil, err // what the input itself records (target none decides nothing)
+	a := st.Analysis
+	if a == nil { // a pipeline of passes that need none (--passes verify)
+		if a, err = passes.Analyse(m, st.Options.DeviceAssignment); err != nil {
+			return nil, nil, err
+		}
 	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("internal error: reading the decisions back: %w", err)
-	}
-	final, err := passes.NewReport(st.Module, st.Target.Name(), st.Options.DeviceAssignment)
-	if err != nil {
+	rep := a.Report(st.Target.Name())
+	if rep.Env, err = decision.Env(st.Module); err != nil {
 		return nil, nil, fmt.Errorf("internal error: reading the lowered module back: %w", err)
 	}
-	rep.Env = final.Env
 	if note := quantNote(st.Target, st.Options.Quant, rep); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}

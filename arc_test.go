@@ -150,7 +150,7 @@ func decisions(r *passes.Report) []string {
 		if row.Op != "all_reduce" {
 			continue
 		}
-		s := fmt.Sprintf("%s %v %d %s/%s/%s/%s cast=%v %q", row.DType, row.Shape, row.GroupSize, row.Lowering, row.Codec, row.Algo, row.Link, row.Cast, row.Reason)
+		s := fmt.Sprintf("%s %v %d %s/%s/%s/%s cast=%v %q", row.DType, row.Shape, row.GroupSize, row.Lowering, row.Codec, row.Algo, row.Link, row.CastBF16ToFP16, row.Reason)
 		s += fmt.Sprintf(" est=%.2f native=%.2f", row.EstUS, row.NativeUS)
 		if row.Lowering == "ring" {
 			s += fmt.Sprintf(" ring=%v hops=%d", row.Ring, row.RingMaxHops)

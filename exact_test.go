@@ -144,7 +144,7 @@ func checkExact(t *testing.T, file string, src []byte, opt Options, wants []exac
 					continue
 				}
 				cast := 0
-				if r.Cast {
+				if r.CastBF16ToFP16 {
 					cast = 1
 				}
 				desc := fmt.Sprintf("%s %s algo=%s cast=%d: %s", r.Lowering, r.Codec, r.Algo, cast, r.Reason)

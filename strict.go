@@ -5,20 +5,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
 
 // LoweredFor returns the target a module was lowered for before (the
-// module attribute arc.target, passes.AttrTarget), or "".
-func LoweredFor(m *ir.Module) string {
-	if mod := m.ModuleOp(); mod != nil {
-		if v, ok := m.Attr(mod, passes.AttrTarget); ok {
-			return ir.Unquote(v)
-		}
-	}
-	return ""
-}
+// module attribute arc.target, decision.AttrTarget), or "".
+func LoweredFor(m *ir.Module) string { return decision.Target(m) }
 
 // quantNote says why a --quant codec that no row uses did not run: once
 // for a target that sends no codec, else from each all-reduce's reason

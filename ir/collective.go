@@ -3,7 +3,6 @@ package ir
 import (
 	"errors"
 	"fmt"
-	"github.com/arcpass/arc/abi"
 	"strconv"
 	"strings"
 )
@@ -11,8 +10,10 @@ import (
 // CollectiveKinds are the StableHLO collectives arc lists, by short name.
 var CollectiveKinds = []string{"all_reduce", "reduce_scatter", "all_gather", "all_to_all", "collective_permute", "collective_broadcast"}
 
-// ArcTarget is the custom-call target of arc's GPU lowerings.
-const ArcTarget = "arc_allreduce"
+// ArcMark is the attribute by which arc marks a collective it has decided
+// (package decision writes it, with the rest of its decisions): every view
+// of the op then knows that arc has it (Collective.Arc).
+const ArcMark = "arc.lowering"
 
 // Collective is a typed view of one collective op.
 type Collective struct {
@@ -44,16 +45,16 @@ type Collective struct {
 	ChannelType        int64
 	UseGlobalDeviceIDs bool
 
-	// Arc is arc's lowering of this collective when the module carries it
-	// already (arc's custom call, or an all-reduce whose groups arc ordered).
+	// Arc is set when arc has decided or lowered the collective already: an
+	// all-reduce that carries ArcMark, or arc's own call (which package
+	// decision lists with the module's collectives).
 	Arc *ArcLowering
 }
 
-// ArcLowering is what arc recorded on an op it rewrote.
+// ArcLowering is arc's mark on a collective: the lowering it decided.
+// What else arc recorded is package decision's to read.
 type ArcLowering struct {
-	Lowering string            // oneshot, twoshot, quickreduce, lowprec, ring
-	Codec    string            // none, fp, int8, ...
-	Config   map[string]string // the raw attributes arc wrote
+	Lowering string // native, oneshot, twoshot, quickreduce, lowprec, ring
 }
 
 // Bytes is the total size of the operands, or -1 if unknown.
@@ -95,8 +96,9 @@ func collectiveKind(name string) string {
 	return ""
 }
 
-// Collectives lists the module's collectives in source order, arc's own
-// custom calls included (as all_reduce).
+// Collectives lists the module's StableHLO and MHLO collectives in source
+// order. arc's own custom calls are not among them: their format is package
+// decision's, whose Collectives adds them.
 func (m *Module) Collectives() ([]*Collective, error) {
 	r, err := m.newGroupReader()
 	if err != nil {
@@ -163,17 +165,10 @@ func (r *groupReader) groups(v string) ([][]int64, string, string, error) {
 
 func (m *Module) collective(op *Op, r *groupReader) (*Collective, error) {
 	kind := collectiveKind(op.Name)
-	if kind == "" && op.Name != "stablehlo.custom_call" && op.Name != "mhlo.custom_call" {
+	if kind == "" {
 		return nil, nil
 	}
 	attrs := m.Attrs(op)
-	isArcCall := false
-	if kind == "" {
-		if target, _ := attrValue(attrs, "call_target_name"); unquote(target) != ArcTarget {
-			return nil, nil
-		}
-		kind, isArcCall = "all_reduce", true
-	}
 	c := &Collective{Op: op, Kind: kind, Pos: m.Position(int(op.Start)), Channel: -1}
 	errAt := func(format string, args ...any) error {
 		return m.Errorf(int(op.Start), "%s: %s", op.Name, fmt.Sprintf(format, args...))
@@ -207,9 +202,6 @@ func (m *Module) collective(op *Op, r *groupReader) (*Collective, error) {
 	}
 	if len(c.OperandTypes) != len(c.Operands) {
 		return nil, errAt("%d operands but %d operand types", len(c.Operands), len(c.OperandTypes))
-	}
-	if isArcCall {
-		return c, readArcCall(c, attrs, errAt)
 	}
 	if kind == "all_reduce" || kind == "reduce_scatter" {
 		c.Reduction = m.reduction(op)
@@ -248,74 +240,11 @@ func (m *Module) collective(op *Op, r *groupReader) (*Collective, error) {
 			c.Channel, c.ChannelType = h, t
 		case "use_global_device_ids":
 			c.UseGlobalDeviceIDs = a.Value == "" || a.Value == "true"
-		case "arc.lowering":
-			c.Arc = &ArcLowering{Lowering: unquote(a.Value), Codec: "none", Config: map[string]string{}}
-		}
-	}
-	if c.Arc != nil { // arc marked the op: keep everything it wrote
-		for _, a := range attrs {
-			if name, ok := strings.CutPrefix(a.Name, "arc."); ok {
-				c.Arc.Config[name] = unquote(a.Value)
-			}
+		case ArcMark:
+			c.Arc = &ArcLowering{Lowering: unquote(a.Value)}
 		}
 	}
 	return c, nil
-}
-
-// readArcCall reads the backend_config of arc's custom call, whose
-// attributes are attrs.
-func readArcCall(c *Collective, attrs []Attr, errAt func(string, ...any) error) error {
-	cfg, ok := attrValue(attrs, "backend_config")
-	if !ok || !strings.HasPrefix(cfg, "{") || matching(cfg, 0) != len(cfg)-1 {
-		return errAt("arc's custom call has no backend_config dictionary")
-	}
-	a := &ArcLowering{Config: map[string]string{}}
-	for _, e := range parseDict(cfg[1 : len(cfg)-1]) {
-		a.Config[e.Name] = unquote(stripType(e.Value))
-	}
-	for _, attr := range attrs {
-		if name, ok := strings.CutPrefix(attr.Name, "arc."); ok {
-			a.Config[name] = unquote(stripType(attr.Value))
-		}
-	}
-	a.Lowering = a.Config["lowering"]
-	if a.Lowering == "" {
-		a.Lowering = a.Config["algo"]
-	}
-	a.Codec = a.Config["codec"]
-	c.Arc, c.Reduction = a, "sum"
-	world, err := strconv.Atoi(a.Config["world"])
-	if err != nil || world <= 0 {
-		return errAt("backend_config: bad world %q", a.Config["world"])
-	}
-	ids, err := parseIntList(a.Config["groups"])
-	if err != nil || len(ids)%world != 0 {
-		return errAt("backend_config: bad groups %q", a.Config["groups"])
-	}
-	for i := 0; i < len(ids); i += world {
-		c.Groups = append(c.Groups, ids[i:i+world])
-	}
-	c.GroupSpelling = "dense"
-	if err := readNormCall(c, a.Config, errAt); err != nil {
-		return err
-	}
-	// The handler runs what the config names: a call naming no kernel, or
-	// groups and devices that disagree, would fail only at run time.
-	if err := abi.CheckKernel(a.Config["algo"], a.Codec, world); err != nil {
-		return errAt("backend_config: %v", err)
-	}
-	if abi.Link(a.Config["link"]) < 0 {
-		return errAt("backend_config: unknown link %q (want one of %v)", a.Config["link"], abi.Links)
-	}
-	if cast := a.Config["cast"]; cast != "0" && cast != "1" {
-		return errAt("backend_config: cast is %q, not 0 or 1", cast)
-	}
-	if d, ok := a.Config["devices"]; ok {
-		if devices, err := parseIntList(d); err != nil || len(devices) != len(ids) {
-			return errAt("backend_config: devices %q do not match groups %q", d, a.Config["groups"])
-		}
-	}
-	return nil
 }
 
 // readGroups expands either spelling of replica groups.

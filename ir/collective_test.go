@@ -263,7 +263,10 @@ func TestReductions(t *testing.T) {
 	}
 }
 
-func TestArcCustomCall(t *testing.T) {
+// TestArcMark: an all-reduce arc has decided carries its mark; arc's own
+// custom calls are package decision's to read, so ir lists neither them
+// nor other custom calls.
+func TestArcMark(t *testing.T) {
 	src := `%0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {algo = "twoshot", cast = 0 : i64, codec = "int4", groups = array<i64: 0, 1, 2, 3>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, arc.reason = "fits"} : (tensor<1024xf16>) -> tensor<1024xf16>
 %1 = "stablehlo.all_reduce"(%0) ({
 ^bb0(%a: tensor<f16>, %b: tensor<f16>):
@@ -277,18 +280,11 @@ func TestArcCustomCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) != 2 {
-		t.Fatalf("%d collectives, want 2 (the other custom call is not one)", len(cs))
+	if len(cs) != 1 || cs[0].Op.Name != "stablehlo.all_reduce" {
+		t.Fatalf("%d collectives, want the all-reduce alone", len(cs))
 	}
-	got := fmt.Sprintf("%s %s %v %+v", cs[0].Kind, cs[0].Reduction, cs[0].Groups, *cs[0].Arc)
-	want := `all_reduce sum [[0 1] [2 3]] {Lowering:twoshot Codec:int4 Config:map[algo:twoshot cast:0 codec:int4 groups:array<i64: 0, 1, 2, 3> link:peer reason:fits world:2]}`
-	if got != want {
-		t.Errorf("arc call:\n got %s\nwant %s", got, want)
-	}
-	got = fmt.Sprintf("%s %+v", cs[1].Reduction, *cs[1].Arc)
-	want = `sum {Lowering:native Codec:none Config:map[lowering:native reason:small]}`
-	if got != want {
-		t.Errorf("marked all-reduce:\n got %s\nwant %s", got, want)
+	if got := fmt.Sprintf("%s %+v", cs[0].Reduction, *cs[0].Arc); got != "sum {Lowering:native}" {
+		t.Errorf("marked all-reduce: %s", got)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/reference/collective"
 	"github.com/arcpass/arc/reference/num"
@@ -38,9 +39,12 @@ func (t *trace) evalCall(s *slot, c *ir.Collective, i int) error {
 	if len(c.Operands) != 1 {
 		return fail("%d operands (a call reduces one)", len(c.Operands))
 	}
-	cfg := c.Arc.Config
-	if !slices.Contains(collective.Algos(), cfg["algo"]) {
-		return fail("unknown algorithm %q (want oneshot, twoshot or hier)", cfg["algo"])
+	arc, err := decision.ParseCall(t.m, op)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(collective.Algos(), arc.Algo) {
+		return fail("unknown algorithm %q (want oneshot, twoshot or hier)", arc.Algo)
 	}
 	typ := c.OperandTypes[i]
 	dt, ok := dtypes[typ.Elem]
@@ -50,34 +54,17 @@ func (t *trace) evalCall(s *slot, c *ir.Collective, i int) error {
 	if c.ResultTypes[i].String() != typ.String() {
 		return fail("result type %s differs from the operand's %s", c.ResultTypes[i], typ)
 	}
-	world, _ := strconv.Atoi(cfg["world"])
-	codecName := cfg["codec"]
+	world := arc.World
+	codecName := arc.Codec
 	if codecName == "none" {
 		codecName = ""
 	}
-	var cast bool
-	switch cfg["cast"] {
-	case "0", "":
-	case "1":
-		cast = true
-	default:
-		return fail("cast = %q", cfg["cast"])
-	}
-	spec := collective.Spec{Algo: cfg["algo"], Codec: codecName, DType: dt, World: world, Cast: cast}
+	spec := collective.Spec{Algo: arc.Algo, Codec: codecName, DType: dt, World: world, Cast: arc.CastBF16ToFP16}
 	if err := spec.Validate(); err != nil {
 		return fail("%v", err)
 	}
-	cl := &call{spec: spec, io: elemOf(typ.Elem), groups: c.Groups}
-	if d, ok := cfg["devices"]; ok { // global device ids, group-major
-		ids, err := parseArray(d)
-		if err != nil || world <= 0 || len(ids)%world != 0 {
-			return fail("bad devices %q for world %d", d, world)
-		}
-		cl.groups = nil
-		for k := 0; k < len(ids); k += world {
-			cl.groups = append(cl.groups, ids[k:k+world])
-		}
-	}
+	// The call's devices are global device ids, group-major.
+	cl := &call{spec: spec, io: elemOf(typ.Elem), groups: arc.DeviceGroups()}
 	s.call = cl
 	// Map devices to processes, and check that the groups partition the
 	// devices of the grid: a device in no group, or in two, hangs or fails

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 )
 
@@ -117,7 +118,7 @@ func GridOf(m *ir.Module, opt Options) (Grid, error) {
 // the partitions), else one more than the largest device arc's calls name,
 // else 1.
 func inferReplicas(m *ir.Module, partitions int64) int64 {
-	cs, err := m.Collectives()
+	cs, err := decision.Collectives(m)
 	if err != nil {
 		return 1
 	}
@@ -315,7 +316,7 @@ func gridsOf(m *ir.Module, opt Options) ([]Grid, error) {
 		return []Grid{g}, nil
 	}
 	counts := []int64{1}
-	if cs, err := m.Collectives(); err == nil {
+	if cs, err := decision.Collectives(m); err == nil {
 		for _, c := range cs {
 			ids := c.Groups
 			if v, ok := m.Attr(c.Op, "replica_groups"); ok && c.Kind == "all_reduce" && c.Arc == nil && c.GroupSpelling != "mesh_axes" {

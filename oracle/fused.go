@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/reference/collective"
@@ -13,7 +14,7 @@ import (
 )
 
 // arc's fused calls (the fused form of arc_allreduce: the all-reduce, then
-// h = x + sum and the RMSNorm of h's rows, ir.NormKey) replace an
+// h = x + sum and the RMSNorm of h's rows, decision.Call.Norm) replace an
 // all-reduce and the plain ops of its residual add and norm. The oracle
 // checks them in three parts:
 //
@@ -51,21 +52,22 @@ type fusedHooks struct {
 	named map[string]string // the original's identity of each value name defined once
 }
 
-// readFused reads the norm of a fused call's config.
-func readFused(op *ir.Op, m *ir.Module, c *ir.Collective) (norm.Recipe, error) {
-	cfg := c.Arc.Config
-	rc := norm.Recipe{Mean: cfg[ir.NormMeanKey], Weight: cfg[ir.NormWeightKey]}
-	if _, err := fmt.Sscan(cfg[ir.NormRowKey], &rc.Row); err != nil {
-		return rc, m.Errorf(int(op.Start), "fused call: row %q", cfg[ir.NormRowKey])
+// readFused reads the norm of a fused call.
+func readFused(op *ir.Op, m *ir.Module) (norm.Recipe, error) {
+	call, err := decision.ParseCall(m, op)
+	if err != nil {
+		return norm.Recipe{}, err
 	}
-	for key, to := range map[string]*float32{ir.NormScaleKey: &rc.Scale, ir.NormEpsKey: &rc.Eps} {
-		var bits uint32
-		if _, err := fmt.Sscanf(cfg[key], "0x%X", &bits); err != nil {
-			return rc, m.Errorf(int(op.Start), "fused call: %s %q is not an f32 bit pattern", key, cfg[key])
-		}
-		*to = math.Float32frombits(bits)
+	if call == nil || call.Norm == nil {
+		return norm.Recipe{}, m.Errorf(int(op.Start), "%s is not arc's fused call", op.Name)
 	}
-	return rc, rc.Check()
+	return *call.Norm, nil
+}
+
+// isFused reports an op that is arc's fused call.
+func isFused(m *ir.Module, op *ir.Op) bool {
+	call, err := decision.ParseCall(m, op)
+	return err == nil && call != nil && call.Norm != nil
 }
 
 // definedNames lists every value name m defines, and those its fused calls
@@ -73,12 +75,7 @@ func readFused(op *ir.Op, m *ir.Module, c *ir.Collective) (norm.Recipe, error) {
 func definedNames(m *ir.Module) (all, byFused map[string]bool) {
 	all, byFused = map[string]bool{}, map[string]bool{}
 	m.Walk(func(op *ir.Op) bool {
-		fused := false
-		if op.Name == "stablehlo.custom_call" {
-			if c, err := m.Collective(op); err == nil && c != nil && c.Arc != nil && c.Arc.Config[ir.NormKey] != "" {
-				fused = true
-			}
-		}
+		fused := isFused(m, op)
 		m.Values(op, func(v ir.ValueRef) {
 			if v.Kind == ir.Result {
 				all[v.Name] = true
@@ -95,7 +92,7 @@ func definedNames(m *ir.Module) (all, byFused map[string]bool) {
 // plainOps lists a module's ops as interpret numbers them: every op but the
 // all-reduces (and arc's calls) and what their regions hold.
 func plainOps(m *ir.Module) ([]*ir.Op, error) {
-	cs, err := m.Collectives()
+	cs, err := decision.Collectives(m)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +176,7 @@ func alignFused(a *trace, lowered *ir.Module) (*fusedHooks, []*ir.Op, string) {
 // evalFused interprets a fused call: its all-reduce as any arc call (the
 // slot), and its two results named with the original's identities.
 func (t *trace) evalFused(op *ir.Op, c *ir.Collective, s *slot) error {
-	rc, err := readFused(op, t.m, c)
+	rc, err := readFused(op, t.m)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/spec"
 )
@@ -79,7 +80,7 @@ func (t *trace) errAt(op *ir.Op, format string, args ...any) error {
 // result of the N-th all-reduce of identity X; all-reduces are evaluated on
 // every process.
 func interpret(m *ir.Module, grid Grid, opt Options, input func(string, ir.TensorType) (*value, error), hooks *fusedHooks) (*trace, error) {
-	cs, err := m.Collectives()
+	cs, err := decision.Collectives(m)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +281,7 @@ func (t *trace) allReduce(op *ir.Op, c *ir.Collective) error {
 	for _, r := range results {
 		n += r.Count
 	}
-	fused := c.Arc != nil && c.Arc.Config[ir.NormKey] != "" && shortName(op.Name) == "custom_call"
+	fused := decision.IsCall(c) && isFused(t.m, op)
 	// Unnamed results (n == 0) are allowed: MLIR lets an op whose results
 	// nobody uses bind none. They are still evaluated, so a lowering that
 	// breaks them is still caught.

@@ -3,16 +3,7 @@ package passes
 import (
 	"fmt"
 
-	"github.com/arcpass/arc/ir"
-)
-
-// The fuse pass's decision, on each all-reduce that runs one of arc's
-// kernels and whose sum a residual add reads: arc.fuse = "rmsnorm" when
-// the kernel also does that add and the RMSNorm that follows (MatchNorm),
-// else "none"; arc.fuse_reason says why or why not.
-const (
-	AttrFuse       = "arc.fuse"
-	AttrFuseReason = "arc.fuse_reason"
+	"github.com/arcpass/arc/decision"
 )
 
 // NormFuser is a target with fused kernels: the all-reduce, the residual
@@ -35,27 +26,27 @@ var FusePass = Func("fuse", []string{"select"}, func(s *State) error {
 	if !ok {
 		return nil
 	}
-	m := s.Module
-	rep, err := NewReport(m, "", s.Options.DeviceAssignment)
+	a, err := s.Analysed()
 	if err != nil {
 		return err
 	}
+	m := s.Module
 	ed := m.Edit()
 	norms := NewNormMatcher(m)
-	for _, rows := range byOp(rep.Collectives) {
+	for _, rows := range byOp(a.Rows) {
 		row := rows[0]
 		c := row.Collective
-		if c.Kind != "all_reduce" || c.Op.Name == "stablehlo.custom_call" || row.Lowering == "native" || row.Algo == "" {
+		if c.Kind != "all_reduce" || decision.IsCall(c) || !row.RunsKernel() {
 			continue // native, or lowered before
 		}
-		if _, done := m.Attr(c.Op, AttrFuse); done {
+		if _, done := m.Attr(c.Op, decision.AttrFuse); done {
 			continue
 		}
 		fz, miss, near := norms.Match(c.Op)
 		if len(rows) != 1 || fz == nil && !near {
 			continue // no residual add follows: nothing to say
 		}
-		fuse, why := "none", ""
+		fuse, why := "", ""
 		switch {
 		case fz == nil:
 			why = "not fused: " + miss
@@ -69,25 +60,16 @@ var FusePass = Func("fuse", []string{"select"}, func(s *State) error {
 			case fused >= unfused:
 				why = fmt.Sprintf("not fused: est %.1f us fused vs %.1f us with the norm's own kernel", fused, unfused)
 			default:
-				fuse = ir.NormRMS
+				fuse = decision.NormRMS
 				why = fmt.Sprintf("fused with the residual add and %v: est %.1f us vs %.1f us with the norm's own kernel", fz.Recipe, fused, unfused)
 			}
 		}
-		if err := ed.SetAttrs(c.Op, []string{AttrFuse, AttrFuseReason}, []string{ir.Quote(fuse), ir.Quote(why)}); err != nil {
+		if err := decision.WriteFuse(ed, c.Op, fuse, why); err != nil {
 			return err
 		}
 	}
-	return s.Apply(ed)
+	if err := s.Apply(ed); err != nil || s.Module == m {
+		return err
+	}
+	return a.Rebind(s.Module) // fuse adds attributes only, as select does
 })
-
-// Fused reads the fuse pass's decision on an all-reduce: the norm it fuses
-// ("" when none) and why.
-func Fused(m *ir.Module, op *ir.Op) (fuse, reason string) {
-	if v, ok := m.Attr(op, AttrFuse); ok && ir.Unquote(v) != "none" {
-		fuse = ir.Unquote(v)
-	}
-	if v, ok := m.Attr(op, AttrFuseReason); ok {
-		reason = ir.Unquote(v)
-	}
-	return fuse, reason
-}

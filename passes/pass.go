@@ -5,9 +5,11 @@
 // kernels it has, its rewrite) lives in its own package under lowering/,
 // behind the Target interface; this package names no platform.
 //
-// State flows one way through the module itself: select writes its
-// decisions on each all-reduce as arc.* attributes, the target's lowering
-// pass reads only those, and the report is read back from the module.
+// Data flows one way: analyse reads the module once (Analysis, kept in the
+// State), select decides on its rows and writes the decisions into the
+// module (package decision), the target's lowering pass reads the
+// decisions from the module and the facts from the analysis, verify checks
+// the result on its own, and the report is a view of the analysis.
 package passes
 
 import (
@@ -30,12 +32,30 @@ type Pass interface {
 	Run(s *State) error
 }
 
-// State is what flows from pass to pass: the module, the target and the
-// options. Everything a pass decides is written into the module.
+// State is what flows from pass to pass: the module, the target, the
+// options and what the analyse pass learnt. Everything a pass decides is
+// written into the module.
 type State struct {
 	Module  *ir.Module
 	Target  Target
 	Options Options
+	// Analysis is the analyse pass's, of Analysis.Module: the module until
+	// a pass other than select rewrites it.
+	Analysis *Analysis
+}
+
+// Analysed returns the analysis of the state's module: the analyse pass's,
+// or, in a pipeline that starts after it (--passes, a per-pass test) or
+// after a pass that rewrote the module, a new one.
+func (s *State) Analysed() (*Analysis, error) {
+	if s.Analysis == nil || s.Analysis.Module != s.Module {
+		a, err := Analyse(s.Module, s.Options.DeviceAssignment)
+		if err != nil {
+			return nil, err
+		}
+		s.Analysis = a
+	}
+	return s.Analysis, nil
 }
 
 // Apply makes ed's edits the state's module; a pass with nothing to change
@@ -95,8 +115,6 @@ type Pipeline struct {
 	// VerifyEach checks the module after every pass (Check), not only at
 	// the ends, so that a test sees which pass broke it.
 	VerifyEach bool
-	// Observe, when set, sees the module after each pass.
-	Observe func(pass string, m *ir.Module)
 	// Partial runs a part of a pass table on a module that carries what the
 	// missing passes would have written (a per-pass test, or --passes): a
 	// required pass may then be absent, but not out of order.
@@ -167,9 +185,6 @@ func (p *Pipeline) Run(s *State) error {
 			if err := Check(s.Module, s.Options.DeviceAssignment); err != nil {
 				return fmt.Errorf("internal error: pass %s left an invalid module: %w", ps.Name(), err)
 			}
-		}
-		if p.Observe != nil {
-			p.Observe(ps.Name(), s.Module)
 		}
 		if slices.Contains(p.PrintAfter, ps.Name()) || slices.Contains(p.PrintAfter, "all") {
 			w := p.PrintTo

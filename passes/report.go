@@ -1,13 +1,16 @@
 package passes
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/spec"
 )
@@ -15,7 +18,7 @@ import (
 // Report is what arc tells the user about a module: one row per collective
 // operand (a multi-operand all-reduce is decided operand by operand), and the
 // environment the lowered program needs. `arc compile --report` and
-// `arc inspect --json` share this schema.
+// `arc inspect --json` share this schema. It is a view of an Analysis.
 type Report struct {
 	Target      string            `json:"target"`
 	Module      string            `json:"module"`
@@ -26,7 +29,7 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Row describes one collective operand and, once selected, its lowering.
+// Row describes one collective operand and, once selected, its decision.
 type Row struct {
 	Index     int       `json:"index"`   // row number: what --force INDEX refers to
 	Op        string    `json:"op"`      // all_reduce, reduce_scatter, ...
@@ -38,25 +41,11 @@ type Row struct {
 	Reduction string    `json:"reduction"`
 	Groups    [][]int64 `json:"groups"`
 	GroupSize int       `json:"group_size"`
-	Lowering  string    `json:"lowering"`
-	Codec     string    `json:"codec"`
-	Reason    string    `json:"reason"`
-	EstUS     float64   `json:"est_us"`
-	// Algo, Link and Cast say how arc's kernel runs (custom-call lowerings).
-	Algo string `json:"algo,omitempty"`
-	Link string `json:"link,omitempty"`
-	Cast bool   `json:"cast_bf16_to_fp16,omitempty"`
-	// NativeUS is the cost model's estimate for the native collective.
-	NativeUS float64 `json:"native_us,omitempty"`
-	// Ring and RingMaxHops describe a TPU ring embedding.
-	Ring        [][]int64 `json:"ring,omitempty"`
-	RingMaxHops int       `json:"ring_max_hops,omitempty"`
+	// Decision is what the module records for the operand (none yet: the
+	// zero Decision).
+	decision.Decision
 	// Mode is the all-reduce's process-group mode (spec.Mode).
 	Mode string `json:"mode,omitempty"`
-	// Fuse is the norm arc's kernel also runs ("rmsnorm"), FuseReason why
-	// it does or does not, where a residual add follows the all-reduce.
-	Fuse       string `json:"fuse,omitempty"`
-	FuseReason string `json:"fuse_reason,omitempty"`
 
 	// Flattened are the groups as flattened process ids (replica *
 	// num_partitions + partition), in the order of Groups, which holds
@@ -68,19 +57,34 @@ type Row struct {
 	Collective  *ir.Collective `json:"-"`
 }
 
-// AttrEnv, on the module, holds the environment the lowered program needs
-// (LIBTPU_INIT_ARGS for TPU rings): it travels with the module.
-const AttrEnv = "arc.env"
+// Analysis is what the analyse pass learns of a module, once per compile:
+// its collectives (arc's calls among them), every all-reduce checked
+// against StableHLO's rules (package spec), as rows of one operand each,
+// with the decisions the module records. Select decides on its rows and
+// writes the decisions into the module; the lowering reads the rows' facts
+// (groups, devices) and the module's decisions; the report is a view of it.
+type Analysis struct {
+	// Module is the module whose ops the rows' collectives are: the one
+	// analysed, then the one select wrote its decisions on (Rebind).
+	Module *ir.Module
+	Name   string // the module's name
+	Rows   []Row
+	// Target and Env are what the module records (decision.Target and
+	// decision.Env).
+	Target string
+	Env    map[string]string
 
-// NewReport lists the module's collectives, one row per operand, with the
+	collectives []*ir.Collective
+}
+
+// Analyse lists the module's collectives, one row per operand, with the
 // decisions the module carries (select's, or arc's lowered calls), and the
-// environment it records. target names the target in the report; "" takes
-// the one the module records. Every all-reduce is checked against
+// target and environment it records. Every all-reduce is checked against
 // StableHLO's rules (package spec), which expand its groups into devices
 // through da (nil: XLA's default assignment): a program the specification
 // rejects is an error at its position.
-func NewReport(m *ir.Module, target string, da spec.DeviceAssignment) (*Report, error) {
-	cs, err := m.Collectives()
+func Analyse(m *ir.Module, da spec.DeviceAssignment) (*Analysis, error) {
+	cs, err := decision.Collectives(m)
 	if err != nil {
 		return nil, err
 	}
@@ -89,33 +93,16 @@ func NewReport(m *ir.Module, target string, da spec.DeviceAssignment) (*Report, 
 		return nil, err
 	}
 	info := m.Info()
-	r := &Report{Target: target, Module: info.Name, Env: map[string]string{}, Collectives: []Row{}}
-	if mod := m.ModuleOp(); mod != nil {
-		if r.Target == "" {
-			if v, ok := m.Attr(mod, AttrTarget); ok {
-				r.Target = ir.Unquote(v)
-			}
-		}
-		if v, ok := m.Attr(mod, AttrEnv); ok {
-			entries, isDict := ir.SplitDict(v)
-			if !isDict {
-				return nil, m.Errorf(int(mod.Start), "%s is not a dictionary: %s", AttrEnv, v)
-			}
-			for _, e := range entries {
-				r.Env[e.Name] = ir.Unquote(e.Value)
-			}
-		}
-	}
+	a := &Analysis{Name: info.Name, Rows: []Row{}}
 	for i, c := range cs {
 		res := &checked[i]
-		ds, err := Decisions(m, c)
+		groups, flat, reduction, mode, err := groupsOf(m, info, c, res)
 		if err != nil {
 			return nil, err
 		}
-		groups, flat, reduction, mode := groupsOf(info, c, res, m.GroupLimit())
 		for k, t := range c.OperandTypes {
 			row := Row{
-				Index:      len(r.Collectives),
+				Index:      len(a.Rows),
 				Op:         c.Kind,
 				Line:       c.Pos.Line,
 				Operand:    k,
@@ -135,60 +122,114 @@ func NewReport(m *ir.Module, target string, da spec.DeviceAssignment) (*Report, 
 			if row.Groups == nil {
 				row.Groups = [][]int64{}
 			}
-			if ds != nil {
-				row.apply(ds[k])
-				if err := row.checkRing(m); err != nil {
-					return nil, err
-				}
-			}
-			r.Collectives = append(r.Collectives, row)
+			a.Rows = append(a.Rows, row)
 		}
 	}
-	return r, nil
+	return a, a.read(m, cs)
+}
+
+// Rebind points the analysis at m, a module whose collectives are those of
+// the analysed one with other attributes (what select writes), and reads
+// the decisions m records.
+func (a *Analysis) Rebind(m *ir.Module) error {
+	cs, err := decision.Collectives(m)
+	if err != nil {
+		return err
+	}
+	same := len(cs) == len(a.collectives)
+	for i := 0; same && i < len(cs); i++ {
+		was := a.collectives[i]
+		same = cs[i].Op.Name == was.Op.Name && len(cs[i].OperandTypes) == len(was.OperandTypes)
+	}
+	if !same {
+		return fmt.Errorf("internal error: the module's collectives changed under its analysis")
+	}
+	return a.read(m, cs)
+}
+
+// read fills the rows with the decisions of m, whose collectives are cs,
+// and the analysis with the target and environment m records.
+func (a *Analysis) read(m *ir.Module, cs []*ir.Collective) error {
+	a.Module, a.collectives = m, cs
+	env, err := decision.Env(m)
+	if err != nil {
+		return err
+	}
+	a.Env, a.Target = env, decision.Target(m)
+	var ds []decision.Decision
+	for i := range a.Rows {
+		row := &a.Rows[i]
+		c := cs[row.Collective.Index]
+		if row.Operand == 0 {
+			if ds, err = decision.Read(m, c); err != nil {
+				return err
+			}
+		}
+		row.Collective = c
+		row.Decision = decision.Decision{}
+		if ds != nil {
+			row.apply(ds[row.Operand])
+			if err := row.checkRing(m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Report is the analysis as the user reads it. target names the target in
+// the report; "" takes the one the module records.
+func (a *Analysis) Report(target string) *Report {
+	return &Report{Target: cmp.Or(target, a.Target), Module: a.Name, Collectives: slices.Clone(a.Rows), Env: maps.Clone(a.Env)}
+}
+
+// NewReport analyses a module (Analyse) and reports it.
+func NewReport(m *ir.Module, target string, da spec.DeviceAssignment) (*Report, error) {
+	a, err := Analyse(m, da)
+	if err != nil {
+		return nil, err
+	}
+	return a.Report(target), nil
 }
 
 // groupsOf returns a collective's groups as devices and as flattened
 // process ids, its reduction and its mode. An all-reduce's come from the
-// specification's expansion; arc's custom call carries them (devices,
-// groups); other collectives keep the ids they write.
-func groupsOf(info ir.Info, c *ir.Collective, res *spec.Result, limit int64) (groups, flat [][]int64, reduction, mode string) {
+// specification's expansion; arc's call carries them (devices, groups);
+// other collectives keep the ids they write.
+func groupsOf(m *ir.Module, info ir.Info, c *ir.Collective, res *spec.Result) (groups, flat [][]int64, reduction, mode string, err error) {
 	switch {
-	case c.Kind == "all_reduce" && c.Arc != nil && !strings.HasSuffix(c.Op.Name, ".all_reduce"):
-		groups = c.Groups
-		if devices, err := ir.IntArray(c.Arc.Config["devices"]); err == nil && len(devices) > 0 && len(groups) > 0 {
-			world := len(groups[0])
-			groups = nil
-			for i := 0; i+world <= len(devices); i += world {
-				groups = append(groups, devices[i:i+world])
-			}
+	case decision.IsCall(c):
+		call, err := decision.ParseCall(m, c.Op)
+		if err != nil {
+			return nil, nil, "", "", err
 		}
-		return groups, c.Groups, "sum", spec.FlattenedIDs.String() // the call's groups are flattened ids
+		return call.DeviceGroups(), c.Groups, "sum", spec.FlattenedIDs.String(), nil // the call's groups are flattened ids
 	case c.Kind == "all_reduce":
 		groups = res.Groups
 		if groups == nil {
 			groups = res.LogicalGroups
 		}
-		return groups, res.FlattenedIDs(), res.Reduction, res.Mode.String()
+		return groups, res.FlattenedIDs(), res.Reduction, res.Mode.String(), nil
 	}
-	return implicitGroups(info, c, limit), nil, c.Reduction, ""
+	return implicitGroups(info, c, m.GroupLimit()), nil, c.Reduction, "", nil
 }
 
 // checkRing refuses a recorded TPU ring that does not hold the op's own
 // process groups: a module whose arc.ring a person or another tool wrote.
 func (row *Row) checkRing(m *ir.Module) error {
-	if row.Lowering != "ring" || row.Collective.Op.Name == "stablehlo.custom_call" {
+	if row.Lowering != "ring" || decision.IsCall(row.Collective) {
 		return nil
 	}
 	if row.Flattened == nil && row.Ring != nil {
 		// arc records a ring only where it knows the op's processes; the
 		// lowering would write this one over groups it cannot check.
-		return m.Errorf(int(row.Collective.Op.Start), "%s = %v cannot be checked against the op's process groups, which the module's grid does not give (unknown or too large)", AttrRing, row.Ring)
+		return m.Errorf(int(row.Collective.Op.Start), "%s = %v cannot be checked against the op's process groups, which the module's grid does not give (unknown or too large)", decision.AttrRing, row.Ring)
 	}
 	if row.Flattened == nil {
 		return nil
 	}
 	if sets(row.Ring) != sets(row.Flattened) {
-		return m.Errorf(int(row.Collective.Op.Start), "%s = %v does not hold the op's process groups %v", AttrRing, row.Ring, row.Flattened)
+		return m.Errorf(int(row.Collective.Op.Start), "%s = %v does not hold the op's process groups %v", decision.AttrRing, row.Ring, row.Flattened)
 	}
 	return nil
 }
@@ -205,23 +246,13 @@ func sets(groups [][]int64) string {
 	return strings.Join(out, " ")
 }
 
-// Decision is the decision the row records.
-func (row Row) Decision() Decision {
-	return Decision{Lowering: row.Lowering, Codec: row.Codec, Algo: row.Algo, Link: row.Link, Cast: row.Cast,
-		Reason: row.Reason, EstUS: row.EstUS, NativeUS: row.NativeUS, Ring: row.Ring, RingMaxHops: row.RingMaxHops}
-}
-
 // apply fills a row with a decision.
-func (row *Row) apply(d Decision) {
-	row.Lowering, row.Codec, row.Reason = d.Lowering, d.Codec, d.Reason
-	row.Algo, row.Link, row.Cast = d.Algo, d.Link, d.Cast
-	row.EstUS, row.NativeUS = d.EstUS, d.NativeUS
-	row.Fuse, row.FuseReason = d.Fuse, d.FuseReason
-	if d.Lowering == "ring" {
-		row.Ring, row.RingMaxHops = d.Ring, d.RingMaxHops
-		if row.Ring == nil { // lowered: the groups are the ring
-			row.Ring = row.Collective.Groups
-		}
+func (row *Row) apply(d decision.Decision) {
+	row.Decision = d
+	if d.Lowering != "ring" {
+		row.Ring, row.RingMaxHops = nil, 0
+	} else if row.Ring == nil { // lowered: the groups are the ring
+		row.Ring = row.Collective.Groups
 	}
 }
 

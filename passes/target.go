@@ -1,6 +1,6 @@
 package passes
 
-import "math"
+import "github.com/arcpass/arc/decision"
 
 // Target is one machine arc compiles for. Each target's knowledge (its
 // kernels, cost model and rewrite) lives in its own package under
@@ -39,34 +39,9 @@ func ProfileOf(t Target) *Profile {
 	return nil
 }
 
-// Decision is the selection for one all-reduce operand, as select writes it
-// into the module and the lowering passes and the report read it back.
-type Decision struct {
-	Lowering string // native, oneshot, twoshot, quickreduce, lowprec, ring
-	Codec    string // none, fp, fp8, int8, int6, int4, int4r
-	Algo     string // oneshot, twoshot, hier: the kernel that runs
-	Link     string // peer, host
-	Cast     bool   // bf16 sent as fp16
-	Reason   string
-	EstUS    float64
-	NativeUS float64
-	// Ring and RingMaxHops are a TPU ring embedding of the op's groups.
-	Ring        [][]int64
-	RingMaxHops int
-	// Fuse is the norm the kernel also runs ("rmsnorm", FusePass), or "";
-	// FuseReason why or why not.
-	Fuse, FuseReason string
-}
+// Decision is what a target decides for one all-reduce operand; package
+// decision writes it into the module and reads it back.
+type Decision = decision.Decision
 
 // Native is the decision to keep the platform's all-reduce, for a reason.
-func Native(reason string) Decision {
-	return Decision{Lowering: "native", Codec: "none", Reason: reason}
-}
-
-// Speedup is native time over arc's time (1 when native).
-func (d Decision) Speedup() float64 {
-	if d.EstUS <= 0 || math.IsInf(d.EstUS, 0) {
-		return 1
-	}
-	return d.NativeUS / d.EstUS
-}
+func Native(reason string) Decision { return decision.Native(reason) }

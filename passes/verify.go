@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/spec"
 )
@@ -31,6 +32,13 @@ func Check(m *ir.Module, da spec.DeviceAssignment) error {
 	return err
 }
 
+// verifyStructure is Verify's check of the values.
+func verifyStructure(m *ir.Module) error {
+	v := &verifier{m: m}
+	v.block(m.Body)
+	return v.err
+}
+
 // Verify checks that every value is defined once in its scope before it is
 // used, that "%x#k" stays within x's results, that generic ops declare as many
 // result types as results and as many operand types as operands, and that
@@ -43,32 +51,34 @@ func Verify(m *ir.Module) error {
 
 // verify is Verify, returning the module's collectives it read on the way.
 func verify(m *ir.Module) ([]*ir.Collective, error) {
-	v := &verifier{m: m}
-	v.block(m.Body)
-	if v.err != nil {
-		return nil, v.err
+	if err := verifyStructure(m); err != nil {
+		return nil, err
 	}
-	cs, err := m.Collectives()
+	cs, err := decision.Collectives(m)
 	if err != nil {
 		return nil, err
 	}
+	return cs, checkCalls(m, cs)
+}
+
+// checkCalls checks that arc's calls among cs return exactly what they
+// take. A StableHLO or MHLO all-reduce's types are the specification's to
+// check (spec.CheckAll, in Check), with MLIR's words.
+func checkCalls(m *ir.Module, cs []*ir.Collective) error {
 	for _, c := range cs {
-		// A StableHLO or MHLO all-reduce's types are the specification's
-		// to check (spec.CheckAll, in Check), with MLIR's words; arc's own
-		// custom calls must return exactly what they take.
-		if c.Kind != "all_reduce" || c.Op.Name == "stablehlo.all_reduce" || c.Op.Name == "mhlo.all_reduce" {
+		if !decision.IsCall(c) {
 			continue
 		}
 		if len(c.ResultTypes) != len(c.OperandTypes) {
-			return nil, m.Errorf(int(c.Op.Start), "%s has %d operands but %d results", c.Op.Name, len(c.OperandTypes), len(c.ResultTypes))
+			return m.Errorf(int(c.Op.Start), "%s has %d operands but %d results", c.Op.Name, len(c.OperandTypes), len(c.ResultTypes))
 		}
 		for i, in := range c.OperandTypes {
 			if out := c.ResultTypes[i]; in.String() != out.String() {
-				return nil, m.Errorf(int(c.Op.Start), "%s: operand %d is %s but result %d is %s", c.Op.Name, i, in, i, out)
+				return m.Errorf(int(c.Op.Start), "%s: operand %d is %s but result %d is %s", c.Op.Name, i, in, i, out)
 			}
 		}
 	}
-	return cs, nil
+	return nil
 }
 
 type verifier struct {

@@ -1,16 +1,18 @@
 /* arc_ffi.h: what libarc_gpu.so exports for XLA and for arc's PJRT proxy.
  *
  * arc_ffi_allreduce is the XLA typed-FFI handler (api_version 1) of the
- * "arc_allreduce" custom call that arc's CUDA and ROCm lowerings print:
+ * "arc_allreduce" custom call that arc's CUDA and ROCm lowerings print
+ * (package decision writes it; its test reads this comment, the target name
+ * below and the handler's keys in gpu/arc_ffi.cc):
  *
  *   "stablehlo.custom_call"(%x) {call_target_name = "arc_allreduce", api_version = 4 : i32,
- *     backend_config = {algo = "twoshot", cast = 0 : i64, codec = "int8",
+ *     backend_config = {algo = "twoshot", cast = 0 : i64, codec = "int8", devices = array<i64: 0, 1>,
  *                       groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, ...}
  *
  * One operand, one result of the same type and shape (f16, bf16 or f32). groups
- * lists every group flattened, each of world ids (the module's own logical
- * ids); devices, when present, lists the same groups as PJRT global device
- * ids. A rank is the position of its stream's device (its global id through
+ * lists every group flattened, each of world ids (flattened process ids,
+ * replica * num_partitions + partition); devices, when present, lists the same
+ * groups as PJRT global device ids. A rank is the position of its stream's device (its global id through
  * the table of arc_runtime_attach; without one, its ordinal) in its group of
  * devices (or groups, for modules without devices).
  *

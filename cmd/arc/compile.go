@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
@@ -95,7 +96,7 @@ func runCompile(args []string, io stdio) int {
 // before for another target, and (unless the --explain table shows it) a
 // compile that lowered nothing.
 func warnUnlowered(name string, src []byte, target string, rep *passes.Report, explain bool, io stdio) {
-	if bytes.Contains(src, []byte(passes.AttrTarget)) {
+	if bytes.Contains(src, []byte(decision.AttrTarget)) {
 		if m, err := ir.ParseModule(name, src); err == nil {
 			if before := arc.LoweredFor(m); before != "" && before != target {
 				fmt.Fprintf(io.err, "arc: warning: %s was lowered for %s before: its arc calls stay as they are, not lowered for %s (--strict makes this an error)\n",

@@ -219,7 +219,7 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 		return native, nil
 	}
 	d := passes.Decision{
-		Lowering: m.word(best), Codec: best.codec, Algo: best.algo, Link: m.Link, Cast: best.cast,
+		Lowering: m.word(best), Codec: best.codec, Algo: best.algo, Link: m.Link, CastBF16ToFP16: best.cast,
 		EstUS: best.est, NativeUS: nativeUS,
 	}
 	if force.On {

@@ -3,10 +3,10 @@ package gpu
 import (
 	"fmt"
 	"math"
-
 	"strings"
 
 	"github.com/arcpass/arc/abi"
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
@@ -45,16 +45,13 @@ func (l *lowerer) lowerFused(op *ir.Op, rows []*passes.Row) error {
 	m, ed := l.m, l.ed
 	fz, why, _ := l.norms.Match(op)
 	if fz == nil {
-		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, passes.AttrFuse, ir.NormRMS, why)
+		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, decision.AttrFuse, decision.NormRMS, why)
 	}
-	if len(rows) != 1 || !runsKernel(rows[0]) {
-		return m.Errorf(int(op.Start), "%s: %s = %q on an all-reduce that does not run one of arc's kernels", op.Name, passes.AttrFuse, ir.NormRMS)
+	if len(rows) != 1 || !rows[0].RunsKernel() {
+		return m.Errorf(int(op.Start), "%s: %s = %q on an all-reduce that does not run one of arc's kernels", op.Name, decision.AttrFuse, decision.NormRMS)
 	}
-	r := rows[0]
-	c := r.Collective
-	_, reason := passes.Fused(m, op)
-	call := FusedCall(l.use(c.Operands[0]), l.use(fz.Residual), l.use(fz.Weight), fz, r, reason)
-	ed.Replace(fz.At, fz.H+", "+fz.Y+" = "+call+trailingLoc(m, op))
+	call := fusedCallOf(l.use(rows[0].Collective.Operands[0]), l.use(fz.Residual), l.use(fz.Weight), fz, rows[0])
+	ed.Replace(fz.At, fz.H+", "+fz.Y+" = "+call.Format()+trailingLoc(m, op))
 	for _, o := range append([]*ir.Op{op}, fz.Ops...) {
 		if o != fz.At {
 			deleteOp(m, ed, o)
@@ -77,27 +74,15 @@ func deleteOp(m *ir.Module, ed *ir.Editor, op *ir.Op) {
 	ed.ReplaceSpan(start, end, "")
 }
 
-// FusedCall prints the fused form of arc's custom call (ir.NormKey): the
+// fusedCallOf is the fused form of arc's call (decision.Call.Norm): the
 // all-reduce of operand as row decided it, then h = residual + sum and the
-// RMSNorm of h's rows with weight, as fz's recipe says. The constants are
-// f32 bit patterns, which MLIR reads back exactly.
-func FusedCall(operand, residual, weight string, fz *passes.NormFusion, row *passes.Row, reason string) string {
+// RMSNorm of h's rows with weight, as fz's recipe says.
+func fusedCallOf(operand, residual, weight string, fz *passes.NormFusion, row *passes.Row) *decision.Call {
+	c := callOf(operand, fz.Type, row)
 	rc := fz.Recipe
-	f32 := func(v float32) string { return fmt.Sprintf("0x%08X : f32", math.Float32bits(v)) }
-	flat := row.Flattened
-	if len(flat) != len(row.Groups) {
-		flat = row.Groups
-	}
-	cast := 0
-	if row.Cast {
-		cast = 1
-	}
-	cfg := fmt.Sprintf("{algo = %s, cast = %d : i64, codec = %s, devices = array<i64: %s>, eps = %s, groups = array<i64: %s>, link = %s, mean = %s, norm = %s, row = %d : i64, scale = %s, weight = %s, world = %d : i64}",
-		ir.Quote(row.Algo), cast, ir.Quote(row.Codec), idList(row.Groups), f32(rc.Eps), idList(flat), ir.Quote(row.Link),
-		ir.Quote(rc.Mean), ir.Quote(ir.NormRMS), rc.Row, f32(rc.Scale), ir.Quote(rc.Weight), row.GroupSize)
-	t, wt := fz.Type, fz.WeightType
-	layout, wl := layoutOf(len(t.Shape)), layoutOf(len(wt.Shape))
-	return fmt.Sprintf(`"stablehlo.custom_call"(%s, %s, %s) {api_version = 4 : i32, arc.est_us = %s, arc.fuse = %s, arc.fuse_reason = %s, arc.lowering = %s, arc.native_us = %s, arc.reason = %s, backend_config = %s, call_target_name = %s, has_side_effect = true, operand_layouts = [%s, %s, %s], result_layouts = [%s, %s]} : (%s, %s, %s) -> (%s, %s)`,
-		operand, residual, weight, passes.USAttr(row.EstUS), ir.Quote(ir.NormRMS), ir.Quote(reason), ir.Quote(row.Lowering),
-		passes.USAttr(row.NativeUS), ir.Quote(row.Reason), cfg, ir.Quote(ir.ArcTarget), layout, layout, wl, layout, layout, t, t, wt, t, t)
+	c.Norm, c.Fuse, c.FuseReason = &rc, row.Fuse, row.FuseReason
+	c.Operands = append(c.Operands, residual, weight)
+	c.OperandTypes = append(c.OperandTypes, fz.Type, fz.WeightType)
+	c.ResultTypes = append(c.ResultTypes, fz.Type)
+	return c
 }

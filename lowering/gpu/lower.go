@@ -11,41 +11,44 @@ package gpu
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
 
-// Lower rewrites every all-reduce whose decisions (passes.WriteDecisions)
-// name one of arc's kernels. It reads nothing but the module.
+// Lower rewrites every all-reduce whose decisions (decision.Write) name one
+// of arc's kernels. The decisions come from the module, the groups and
+// devices from the analysis.
 func Lower(s *passes.State) error {
-	m := s.Module
-	rep, err := passes.NewReport(m, "", s.Options.DeviceAssignment)
+	a, err := s.Analysed()
 	if err != nil {
 		return err
 	}
+	m := s.Module
 	l := &lowerer{m: m, ed: m.Edit(), renamed: map[string]string{}, rewritten: map[*ir.Op]bool{}, norms: passes.NewNormMatcher(m)}
 	byOp := map[*ir.Op][]*passes.Row{}
 	var order []*ir.Op
-	for i := range rep.Collectives {
-		row := &rep.Collectives[i]
+	for i := range a.Rows {
+		row := &a.Rows[i]
 		c := row.Collective
-		if c.Kind != "all_reduce" || c.Arc == nil || c.Op.Name == "stablehlo.custom_call" {
+		if c.Kind != "all_reduce" || c.Arc == nil || decision.IsCall(c) {
 			continue // undecided, or lowered already
 		}
 		if _, seen := byOp[c.Op]; !seen {
 			order = append(order, c.Op)
 		}
 		byOp[c.Op] = append(byOp[c.Op], row)
-		if runsKernel(row) {
+		if row.RunsKernel() {
 			l.rewritten[c.Op] = true
 		}
 	}
 	for _, op := range order { // source order: a value's definition comes before its uses
 		lower := l.lowerOp
-		if fuse, _ := passes.Fused(m, op); fuse != "" {
+		if byOp[op][0].Fuse != "" {
 			lower = l.lowerFused
 		}
 		if err := lower(op, byOp[op]); err != nil {
@@ -92,20 +95,20 @@ func markRemainders(out *ir.Module, remainders [][]*passes.Row) (*ir.Module, err
 	ed := out.Edit()
 	k := 0
 	for _, c := range cs {
-		if c.Kind != "all_reduce" || c.Op.Name == "stablehlo.custom_call" || !splitOff(out, c) {
+		if c.Kind != "all_reduce" || !splitOff(out, c) {
 			continue
 		}
 		if k == len(remainders) {
 			return nil, out.Errorf(int(c.Op.Start), "internal error: %s carries the decisions of another op", c.Op.Name)
 		}
-		ds := make([]passes.Decision, len(remainders[k]))
-		for i, r := range remainders[k] {
-			ds[i] = r.Decision()
+		ds := make([]decision.Decision, len(remainders[k]))
+		for i, row := range remainders[k] {
+			ds[i] = row.Decision
 		}
 		if len(ds) != len(c.OperandTypes) {
 			return nil, out.Errorf(int(c.Op.Start), "internal error: %s has %d operands for %d decisions", c.Op.Name, len(c.OperandTypes), len(ds))
 		}
-		if err := passes.WriteDecisions(ed, c.Op, ds); err != nil {
+		if err := decision.Write(ed, c.Op, ds); err != nil {
 			return nil, err
 		}
 		k++
@@ -119,7 +122,7 @@ func markRemainders(out *ir.Module, remainders [][]*passes.Row) (*ir.Module, err
 // splitOff reports an all-reduce that carries the decisions of the op it
 // was split from: one per operand of that op, more than it has.
 func splitOff(m *ir.Module, c *ir.Collective) bool {
-	v, ok := m.Attr(c.Op, passes.AttrLowering)
+	v, ok := m.Attr(c.Op, decision.AttrLowering)
 	elems, isArray := ir.SplitArray(v)
 	return ok && isArray && len(elems) != len(c.OperandTypes)
 }
@@ -138,16 +141,11 @@ func (l *lowerer) rename(op *ir.Op, packed string, k int, to string) {
 	l.ed.RenameUses(op, packed, k, to, func(o *ir.Op) bool { return l.rewritten[o] })
 }
 
-// runsKernel reports a decision that names one of arc's kernels. Other
-// decisions (native, or a TPU ring of a module compiled for a TPU before)
-// keep their all-reduce.
-func runsKernel(r *passes.Row) bool { return r.Lowering != "native" && r.Algo != "" }
-
 func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 	m, ed := l.m, l.ed
 	var lowered, native []*passes.Row
 	for _, r := range rows {
-		if runsKernel(r) {
+		if r.RunsKernel() {
 			lowered = append(lowered, r)
 		} else {
 			native = append(native, r)
@@ -172,8 +170,8 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 		} else {
 			name = results[r.Operand].Name
 		}
-		call := Call(l.use(c.Operands[r.Operand]), c.OperandTypes[r.Operand], r)
-		pieces = append(pieces, name+" = "+call+loc)
+		call := callOf(l.use(c.Operands[r.Operand]), c.OperandTypes[r.Operand], r)
+		pieces = append(pieces, name+" = "+call.Format()+loc)
 	}
 	if len(native) > 0 {
 		keep := make([]int, len(native))
@@ -234,13 +232,12 @@ func resultNames(m *ir.Module, op *ir.Op) []ir.ValueRef {
 	return out
 }
 
-// Call prints the custom call (without its result) that runs one operand of
-// an all-reduce through arc's kernel, as the select pass decided in row.
-// Its backend_config names each group twice, group-major: devices, the
-// global device ids the runtime runs the ranks on (rank = position in the
-// group), and groups, the same processes as flattened ids (replica *
-// num_partitions + partition), for reading the call back.
-func Call(operand string, t ir.TensorType, row *passes.Row) string {
+// callOf is the call that runs one operand of an all-reduce through arc's
+// kernel, as the select pass decided in row. It names each group twice,
+// group-major: as the global device ids the runtime runs the ranks on (rank
+// = position in the group), and as flattened process ids, for reading the
+// call back.
+func callOf(operand string, t ir.TensorType, row *passes.Row) *decision.Call {
 	devices := clone(row.Groups)
 	flat := clone(row.Flattened)
 	if len(flat) != len(devices) {
@@ -262,15 +259,14 @@ func Call(operand string, t ir.TensorType, row *passes.Row) string {
 			devices[i], flat[i] = d, f
 		}
 	}
-	cast := 0
-	if row.Cast {
-		cast = 1
+	d := row.Decision
+	d.Ring, d.RingMaxHops = nil, 0
+	d.Fuse, d.FuseReason = "", "" // the fused form sets them (fusedCallOf)
+	return &decision.Call{
+		Target: decision.AllReduce, Decision: d, World: row.GroupSize,
+		Devices: slices.Concat(devices...), Groups: slices.Concat(flat...),
+		Operands: []string{operand}, OperandTypes: []ir.TensorType{t}, ResultTypes: []ir.TensorType{t},
 	}
-	cfg := fmt.Sprintf("{algo = %s, cast = %d : i64, codec = %s, devices = array<i64: %s>, groups = array<i64: %s>, link = %s, world = %d : i64}",
-		ir.Quote(row.Algo), cast, ir.Quote(row.Codec), idList(devices), idList(flat), ir.Quote(row.Link), row.GroupSize)
-	layout := layoutOf(len(t.Shape))
-	return fmt.Sprintf(`"stablehlo.custom_call"(%s) {api_version = 4 : i32, arc.est_us = %s, arc.lowering = %s, arc.native_us = %s, arc.reason = %s, backend_config = %s, call_target_name = %s, has_side_effect = true, operand_layouts = [%s], result_layouts = [%s]} : (%s) -> %s`,
-		operand, passes.USAttr(row.EstUS), ir.Quote(row.Lowering), passes.USAttr(row.NativeUS), ir.Quote(row.Reason), cfg, ir.Quote(ir.ArcTarget), layout, layout, t, t)
 }
 
 func clone(groups [][]int64) [][]int64 {
@@ -279,27 +275,4 @@ func clone(groups [][]int64) [][]int64 {
 		out[i] = append([]int64(nil), g...)
 	}
 	return out
-}
-
-// idList prints groups flattened, group-major: "0, 1, 2, 3".
-func idList(groups [][]int64) string {
-	var ids []string
-	for _, g := range groups {
-		for _, id := range g {
-			ids = append(ids, fmt.Sprint(id))
-		}
-	}
-	return strings.Join(ids, ", ")
-}
-
-// layoutOf is the row-major layout of a rank-n tensor: dims n-1 .. 0.
-func layoutOf(rank int) string {
-	if rank == 0 {
-		return "dense<> : tensor<0xindex>"
-	}
-	dims := make([]string, rank)
-	for i := range dims {
-		dims[i] = fmt.Sprint(rank - 1 - i)
-	}
-	return fmt.Sprintf("dense<[%s]> : tensor<%dxindex>", strings.Join(dims, ", "), rank)
 }

@@ -51,12 +51,12 @@ func TestBF16TravelsAsFP16(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Lowering != "quickreduce" || d.Cast != cast {
-			t.Errorf("cast-bf16-to-fp16 %v: %s cast %v", cast, d.Lowering, d.Cast)
+		if d.Lowering != "quickreduce" || d.CastBF16ToFP16 != cast {
+			t.Errorf("cast-bf16-to-fp16 %v: %s cast %v", cast, d.Lowering, d.CastBF16ToFP16)
 		}
 	}
 	d, err := tg.Decide(row, passes.Options{CastBF16ToFP16: true, Force: map[int]passes.Force{0: {Lowering: "quickreduce", Codec: "int8"}}})
-	if err != nil || d.Cast {
-		t.Errorf("int8: cast %v (%v)", d.Cast, err)
+	if err != nil || d.CastBF16ToFP16 {
+		t.Errorf("int8: cast %v (%v)", d.CastBF16ToFP16, err)
 	}
 }

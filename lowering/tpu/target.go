@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
@@ -116,7 +117,7 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 var commutative = map[string]bool{"sum": true, "max": true, "min": true, "product": true, "and": true, "or": true, "xor": true}
 
 // lower writes each ring select chose as the op's explicit groups, and the
-// libtpu flag into the module's environment (passes.AttrEnv).
+// libtpu flag into the module's environment (decision.AttrEnv).
 func lower(s *passes.State) error {
 	m := s.Module
 	cs, err := m.Collectives()
@@ -133,7 +134,7 @@ func lower(s *passes.State) error {
 		if c.Kind != "all_reduce" || c.Arc == nil || c.Arc.Lowering != "ring" {
 			continue
 		}
-		ds, err := passes.Decisions(m, c)
+		ds, err := decision.Read(m, c)
 		if err != nil {
 			return err
 		}
@@ -143,7 +144,7 @@ func lower(s *passes.State) error {
 		}
 		// The ring holds flattened ids: flattened-id mode, which StableHLO
 		// spells with a channel and the unit attribute use_global_device_ids.
-		names, values := []string{"replica_groups"}, []string{passes.DenseGroups(ds[0].Ring)}
+		names, values := []string{"replica_groups"}, []string{decision.DenseGroups(ds[0].Ring)}
 		if !c.UseGlobalDeviceIDs {
 			names, values = append(names, "use_global_device_ids"), append(values, "")
 		}
@@ -164,7 +165,7 @@ func lower(s *passes.State) error {
 	}
 	if rings > 0 {
 		env := MergeLibtpuArgs(s.Options.LibtpuInitArgs, LibtpuRingFlag)
-		if err := ed.SetModuleAttrs([]string{passes.AttrEnv}, []string{"{LIBTPU_INIT_ARGS = " + ir.Quote(env) + "}"}); err != nil {
+		if err := decision.WriteEnv(ed, map[string]string{"LIBTPU_INIT_ARGS": env}); err != nil {
 			return err
 		}
 	}

@@ -28,6 +28,8 @@ import (
 
 	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/arcgomlx"
+	"github.com/arcpass/arc/decision"
+	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/reference/collective"
 	"github.com/arcpass/arc/reference/num"
 	"github.com/gomlx/gomlx/backends"
@@ -278,10 +280,7 @@ func tensorOf(d num.DType, elems int, data []byte) *tensors.Tensor {
 }
 
 var (
-	allReduce  = regexp.MustCompile(`"stablehlo\.all_reduce"\(([^)]*)\)`)
-	customCall = regexp.MustCompile(`"stablehlo\.custom_call"\((%[^)]*)\) \{[^\n]*call_target_name = "arc_allreduce"`)
-	backendCfg = regexp.MustCompile(`backend_config = \{([^}]*)\}`)
-	field      = regexp.MustCompile(`(\w+) = ("[^"]*"|-?\d+)`)
+	allReduce = regexp.MustCompile(`"stablehlo\.all_reduce"\(([^)]*)\)`)
 )
 
 // lastSpecs reads the newest program pair arc dumped in dir and returns, per
@@ -317,30 +316,30 @@ func specsOf(before, after string, d num.DType, world int) ([]collective.Spec, e
 	for i := range specs {
 		specs[i] = collective.Spec{Algo: "oneshot", DType: d, World: world}
 	}
-	for _, call := range customCall.FindAllStringSubmatch(after, -1) {
-		i := slices.Index(operands, call[1])
-		cfg := backendCfg.FindStringSubmatch(call[0])
-		if i < 0 || cfg == nil {
-			return nil, fmt.Errorf("cannot match arc's call on %s to an operand of %v", call[1], operands)
+	am, err := ir.ParseString("after.mlir", after)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := decision.Collectives(am)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		if !decision.IsCall(c) {
+			continue
 		}
-		s := collective.Spec{DType: d}
-		for _, f := range field.FindAllStringSubmatch(cfg[1], -1) {
-			v := strings.Trim(f[2], `"`)
-			switch f[1] {
-			case "algo":
-				s.Algo = v
-			case "codec":
-				s.Codec = v
-			case "cast":
-				s.Cast = v == "1"
-			case "world":
-				s.World, _ = strconv.Atoi(v)
-			}
+		call, err := decision.ParseCall(am, c.Op)
+		if err != nil {
+			return nil, err
 		}
-		if s.World != world {
-			return nil, fmt.Errorf("arc's call on %s has world %d, want %d", call[1], s.World, world)
+		i := slices.Index(operands, call.Operands[0])
+		if i < 0 {
+			return nil, fmt.Errorf("cannot match arc's call on %s to an operand of %v", call.Operands[0], operands)
 		}
-		specs[i] = s
+		if call.World != world {
+			return nil, fmt.Errorf("arc's call on %s has world %d, want %d", call.Operands[0], call.World, world)
+		}
+		specs[i] = collective.Spec{DType: d, Algo: call.Algo, Codec: call.Codec, Cast: call.CastBF16ToFP16, World: call.World}
 	}
 	return specs, nil
 }

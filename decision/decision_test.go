@@ -1,4 +1,4 @@
-package passes_test
+package decision_test
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
@@ -23,7 +24,7 @@ const twoOperands = `module @m attributes {stablehlo.num_replicas = 2 : i64} {
 `
 
 // roundTrip writes ds on the module's all-reduce and reads them back.
-func roundTrip(t *testing.T, ds []passes.Decision) ([]passes.Decision, string) {
+func roundTrip(t *testing.T, ds []decision.Decision) ([]decision.Decision, string) {
 	t.Helper()
 	m, err := ir.ParseString("m.mlir", twoOperands)
 	if err != nil {
@@ -31,7 +32,7 @@ func roundTrip(t *testing.T, ds []passes.Decision) ([]passes.Decision, string) {
 	}
 	cs, _ := m.Collectives()
 	ed := m.Edit()
-	if err := passes.WriteDecisions(ed, cs[0].Op, ds); err != nil {
+	if err := decision.Write(ed, cs[0].Op, ds); err != nil {
 		t.Fatal(err)
 	}
 	out, err := ed.Apply()
@@ -42,7 +43,7 @@ func roundTrip(t *testing.T, ds []passes.Decision) ([]passes.Decision, string) {
 		t.Fatal(err)
 	}
 	cs, _ = out.Collectives()
-	back, err := passes.Decisions(out, cs[0])
+	back, err := decision.Read(out, cs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,13 +54,13 @@ func roundTrip(t *testing.T, ds []passes.Decision) ([]passes.Decision, string) {
 // same decisions: plain values where the operands agree, one entry per
 // operand where they differ, times to 0.01 us.
 func TestDecisionsRoundTrip(t *testing.T) {
-	lowered := passes.Decision{Lowering: "twoshot", Codec: "int8", Algo: "twoshot", Link: "peer", Cast: true,
+	lowered := decision.Decision{Lowering: "twoshot", Codec: "int8", Algo: "twoshot", Link: "peer", CastBF16ToFP16: true,
 		Reason: "fast, \"quoted\"", EstUS: 12.345, NativeUS: 20}
-	native := passes.Native("12 bytes is not a multiple of 16")
-	back, text := roundTrip(t, []passes.Decision{lowered, native})
+	native := decision.Native("12 bytes is not a multiple of 16")
+	back, text := roundTrip(t, []decision.Decision{lowered, native})
 	lowered.EstUS = 12.35 // rounded as written
 	native.Algo, native.Link = "", ""
-	if !reflect.DeepEqual(back, []passes.Decision{lowered, native}) {
+	if !reflect.DeepEqual(back, []decision.Decision{lowered, native}) {
 		t.Errorf("read back %+v\nfrom %s", back, text)
 	}
 	for _, want := range []string{`arc.lowering = ["twoshot", "native"]`, `arc.cast = [true, false]`, `arc.est_us = [12.35 : f64, 0.0 : f64]`} {
@@ -67,17 +68,17 @@ func TestDecisionsRoundTrip(t *testing.T) {
 			t.Errorf("lacks %s:\n%s", want, text)
 		}
 	}
-	same := passes.Native("target rule")
+	same := decision.Native("target rule")
 	same.EstUS, same.NativeUS = math.Inf(1), math.NaN() // MLIR has no spelling for these
-	back, text = roundTrip(t, []passes.Decision{same, same})
+	back, text = roundTrip(t, []decision.Decision{same, same})
 	if !strings.Contains(text, `arc.lowering = "native"`) || !strings.Contains(text, `arc.est_us = 0.0 : f64`) || strings.Contains(text, "arc.codec") {
 		t.Errorf("equal decisions: %s", text)
 	}
 	if back[0].EstUS != 0 || back[1].Reason != "target rule" {
 		t.Errorf("read back %+v", back)
 	}
-	ring := passes.Decision{Lowering: "ring", Codec: "none", Reason: "r", Ring: [][]int64{{1, 0}}, RingMaxHops: 1}
-	back, text = roundTrip(t, []passes.Decision{ring, ring})
+	ring := decision.Decision{Lowering: "ring", Codec: "none", Reason: "r", Ring: [][]int64{{1, 0}}, RingMaxHops: 1}
+	back, text = roundTrip(t, []decision.Decision{ring, ring})
 	if !reflect.DeepEqual(back[1], ring) || !strings.Contains(text, "arc.ring = dense<[[1, 0]]> : tensor<1x2xi64>") {
 		t.Errorf("ring read back %+v from %s", back[1], text)
 	}

@@ -1,0 +1,446 @@
+package decision
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/arcpass/arc/abi"
+	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/reference/norm"
+)
+
+// AllReduce is the call target of arc's all-reduce kernels: the name arc's
+// runtime registers its FFI handler under (ARC_FFI_ALLREDUCE_TARGET in
+// proxy/arc_ffi.h, which decision's test reads).
+const AllReduce = "arc_allreduce"
+
+// Targets are arc's call targets. Another kernel of a call's own is a
+// second entry here, with its keys in configKeys and its own checks in
+// Call.check; the fused all-reduce and norm is a form of AllReduce.
+var Targets = []string{AllReduce}
+
+// NormRMS is the one norm arc's fused kernels run: the residual add, then
+// the RMSNorm of each row.
+const NormRMS = "rmsnorm"
+
+// Call is one of arc's custom calls: what the GPU lowering writes in place
+// of the operands of an all-reduce that run arc's kernel, and what the
+// runtime's handler (gpu/arc_ffi.cc) reads of it. The kernel, its group and
+// its devices travel in backend_config (the handler's attributes); the
+// decision's lowering, reason and estimates in arc.* attributes, for people
+// and for a later arc compile or arc inspect.
+//
+// It has two forms. The plain one reads one operand and returns its sum.
+// The fused one (Norm set) replaces the all-reduce and the residual add and
+// RMSNorm that follow it: it reads the all-reduce's operand, the residual x
+// of the same type and the weight w (one row's elements), and returns
+// h = x + sum and y, h's rows normalised, both of the operand's type.
+type Call struct {
+	Target string // one of Targets
+	// Decision is the decision the call runs: Algo, Codec, Link and
+	// CastBF16ToFP16 name the kernel (backend_config); Lowering, Reason,
+	// EstUS and NativeUS are recorded beside it, and for the fused form
+	// Fuse (NormRMS) and FuseReason. Ring is never set.
+	Decision
+	// Norm is the fused form's norm, as the program computes it; nil for
+	// the plain form.
+	Norm  *norm.Recipe
+	World int // the group size
+	// Devices are every process group, flattened group-major, World PJRT
+	// global device ids each: a rank is its device's position in its group.
+	// Groups are the same groups as flattened process ids (replica *
+	// num_partitions + partition), for reading the call back.
+	Devices, Groups []int64
+	// Operands are the value names the call reads; OperandTypes and
+	// ResultTypes their types and those of its results.
+	Operands                  []string
+	OperandTypes, ResultTypes []ir.TensorType
+}
+
+// A ConfigKey is an entry of backend_config, of the type the handler
+// reads it as.
+type ConfigKey struct {
+	Name string
+	Kind Kind
+	// Required: the handler fails a call without it (arc writes every
+	// key; devices is absent only from modules of an older arc).
+	Required bool
+	// Fused: a key of the fused form only, which it requires.
+	Fused bool
+}
+
+// Kind is the XLA FFI attribute type of a backend_config entry.
+type Kind int
+
+const (
+	String Kind = iota // a string (ARC_XLA_ATTR_STRING)
+	Int                // an i64 scalar (ARC_XLA_ATTR_SCALAR)
+	IDs                // an array<i64> (ARC_XLA_ATTR_ARRAY)
+	F32                // an f32 scalar (ARC_XLA_ATTR_SCALAR), written as its bits
+)
+
+func (k Kind) String() string { return [...]string{"string", "i64", "array<i64>", "f32"}[k] }
+
+const (
+	keyAlgo    = "algo"
+	keyCast    = "cast"
+	keyCodec   = "codec"
+	keyDevices = "devices"
+	keyEps     = "eps"
+	keyGroups  = "groups"
+	keyLink    = "link"
+	keyMean    = "mean"
+	keyNorm    = "norm"
+	keyRow     = "row"
+	keyScale   = "scale"
+	keyWeight  = "weight"
+	keyWorld   = "world"
+)
+
+// configKeys are the backend_config entries of each target, sorted by name
+// as MLIR prints a dictionary and XLA hands them to the handler.
+var configKeys = map[string][]ConfigKey{
+	AllReduce: {
+		{Name: keyAlgo, Kind: String, Required: true}, {Name: keyCast, Kind: Int}, {Name: keyCodec, Kind: String, Required: true},
+		{Name: keyDevices, Kind: IDs}, {Name: keyEps, Kind: F32, Fused: true}, {Name: keyGroups, Kind: IDs, Required: true},
+		{Name: keyLink, Kind: String}, {Name: keyMean, Kind: String, Fused: true}, {Name: keyNorm, Kind: String, Fused: true},
+		{Name: keyRow, Kind: Int, Fused: true}, {Name: keyScale, Kind: F32, Fused: true}, {Name: keyWeight, Kind: String, Fused: true},
+		{Name: keyWorld, Kind: Int, Required: true},
+	},
+}
+
+// ConfigKeys lists a target's backend_config entries: name and kind.
+func ConfigKeys(target string) []ConfigKey { return slices.Clone(configKeys[target]) }
+
+// Arity is how many operands and results a call of either form takes.
+func Arity(fused bool) (operands, results int) {
+	if fused {
+		return 3, 2 // the operand, the residual and the weight; h and y
+	}
+	return 1, 1
+}
+
+// config prints backend_config.
+func (c *Call) config() string {
+	var entries []string
+	for _, k := range configKeys[c.Target] {
+		if k.Fused && c.Norm == nil || k.Name == keyDevices && len(c.Devices) == 0 {
+			continue
+		}
+		entries = append(entries, k.Name+" = "+c.value(k.Name))
+	}
+	return "{" + strings.Join(entries, ", ") + "}"
+}
+
+// value prints one backend_config entry of the call.
+func (c *Call) value(key string) string {
+	f32 := func(v float32) string { return fmt.Sprintf("0x%08X : f32", math.Float32bits(v)) } // exact
+	switch key {
+	case keyAlgo:
+		return ir.Quote(c.Algo)
+	case keyCast:
+		if c.CastBF16ToFP16 {
+			return "1 : i64"
+		}
+		return "0 : i64"
+	case keyCodec:
+		return ir.Quote(c.Codec)
+	case keyDevices:
+		return idArray(c.Devices)
+	case keyGroups:
+		return idArray(c.Groups)
+	case keyLink:
+		return ir.Quote(c.Link)
+	case keyWorld:
+		return fmt.Sprintf("%d : i64", c.World)
+	case keyNorm:
+		return ir.Quote(NormRMS)
+	case keyRow:
+		return fmt.Sprintf("%d : i64", c.Norm.Row)
+	case keyMean:
+		return ir.Quote(c.Norm.Mean)
+	case keyScale:
+		return f32(c.Norm.Scale)
+	case keyEps:
+		return f32(c.Norm.Eps)
+	case keyWeight:
+		return ir.Quote(c.Norm.Weight)
+	}
+	return "" // a key configKeys lists and value does not print: the round-trip test fails
+}
+
+func idArray(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return "array<i64: " + strings.Join(s, ", ") + ">"
+}
+
+// Format prints the call as a generic op, without its results:
+// "stablehlo.custom_call"(%x) {...} : (T) -> T. Its attributes are sorted
+// by name, as MLIR prints them.
+func (c *Call) Format() string {
+	var ops, ins, outs, inLayouts, outLayouts []string
+	for i, t := range c.OperandTypes {
+		ops, ins, inLayouts = append(ops, c.Operands[i]), append(ins, t.String()), append(inLayouts, layoutOf(len(t.Shape)))
+	}
+	for _, t := range c.ResultTypes {
+		outs, outLayouts = append(outs, t.String()), append(outLayouts, layoutOf(len(t.Shape)))
+	}
+	attrs := []ir.Attr{
+		{Name: "api_version", Value: "4 : i32"}, // the typed FFI
+		{Name: AttrEstUS, Value: USAttr(c.EstUS)},
+		{Name: AttrLowering, Value: ir.Quote(c.Lowering)},
+		{Name: AttrNativeUS, Value: USAttr(c.NativeUS)},
+		{Name: AttrReason, Value: ir.Quote(c.Reason)},
+		{Name: "backend_config", Value: c.config()},
+		{Name: "call_target_name", Value: ir.Quote(c.Target)},
+		{Name: "has_side_effect", Value: "true"}, // XLA must neither drop nor merge calls
+		{Name: "operand_layouts", Value: "[" + strings.Join(inLayouts, ", ") + "]"},
+		{Name: "result_layouts", Value: "[" + strings.Join(outLayouts, ", ") + "]"},
+	}
+	if c.Norm != nil {
+		attrs = append(attrs, ir.Attr{Name: AttrFuse, Value: ir.Quote(NormRMS)}, ir.Attr{Name: AttrFuseReason, Value: ir.Quote(c.FuseReason)})
+	}
+	slices.SortStableFunc(attrs, func(a, b ir.Attr) int { return strings.Compare(a.Name, b.Name) })
+	dict := make([]string, len(attrs))
+	for i, a := range attrs {
+		dict[i] = a.Name + " = " + a.Value
+	}
+	result := strings.Join(outs, ", ")
+	if len(outs) != 1 {
+		result = "(" + result + ")"
+	}
+	return fmt.Sprintf(`"stablehlo.custom_call"(%s) {%s} : (%s) -> %s`,
+		strings.Join(ops, ", "), strings.Join(dict, ", "), strings.Join(ins, ", "), result)
+}
+
+// layoutOf is the row-major layout of a rank-n tensor: dims n-1 .. 0.
+func layoutOf(rank int) string {
+	if rank == 0 {
+		return "dense<> : tensor<0xindex>"
+	}
+	dims := make([]string, rank)
+	for i := range dims {
+		dims[i] = strconv.Itoa(rank - 1 - i)
+	}
+	return fmt.Sprintf("dense<[%s]> : tensor<%dxindex>", strings.Join(dims, ", "), rank)
+}
+
+// target returns the arc call target op names, or "" for any other op.
+func target(m *ir.Module, op *ir.Op) string {
+	if op.Name != "stablehlo.custom_call" && op.Name != "mhlo.custom_call" {
+		return ""
+	}
+	v, _ := m.Attr(op, "call_target_name")
+	if t := ir.Unquote(v); slices.Contains(Targets, t) {
+		return t
+	}
+	return ""
+}
+
+// IsCall reports a collective that is one of arc's calls (Collectives
+// lists them as all-reduces).
+func IsCall(c *ir.Collective) bool {
+	return c.Kind == "all_reduce" && strings.HasSuffix(c.Op.Name, ".custom_call")
+}
+
+// ParseCall reads one of arc's calls; it returns nil for any other op. What
+// the handler would refuse, or run other than as the call says, is an error
+// at the op: a call naming no kernel arc has, or groups and devices that
+// disagree, would fail only at run time.
+func ParseCall(m *ir.Module, op *ir.Op) (*Call, error) {
+	t := target(m, op)
+	if t == "" {
+		return nil, nil
+	}
+	errAt := func(format string, args ...any) error {
+		return m.Errorf(int(op.Start), "%s: %s", op.Name, fmt.Sprintf(format, args...))
+	}
+	c := &Call{Target: t, Operands: m.Operands(op)}
+	ins, outs, ok := m.FuncType(op)
+	if !ok {
+		return nil, errAt("no type signature")
+	}
+	if ins == nil && !op.Generic { // pretty form: one type for all
+		ins = outs
+	}
+	for _, s := range ins {
+		tt, err := ir.ParseTensorType(s)
+		if err != nil {
+			return nil, errAt("operand type: %v", err)
+		}
+		c.OperandTypes = append(c.OperandTypes, tt)
+	}
+	for _, s := range outs {
+		tt, err := ir.ParseTensorType(s)
+		if err != nil {
+			return nil, errAt("result type: %v", err)
+		}
+		c.ResultTypes = append(c.ResultTypes, tt)
+	}
+	if len(c.OperandTypes) != len(c.Operands) {
+		return nil, errAt("%d operands but %d operand types", len(c.Operands), len(c.OperandTypes))
+	}
+	var cfg string
+	have := false
+	for _, a := range m.Attrs(op) {
+		v := ir.Unquote(ir.StripType(a.Value))
+		switch a.Name {
+		case "backend_config":
+			cfg, have = a.Value, true
+		case AttrLowering:
+			c.Lowering = v
+		case AttrReason:
+			c.Reason = v
+		case AttrFuseReason:
+			c.FuseReason = v
+		case AttrEstUS, AttrNativeUS:
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return nil, errAt("%s: %q is not a number", a.Name, v)
+			}
+			if a.Name == AttrEstUS {
+				c.EstUS = f
+			} else {
+				c.NativeUS = f
+			}
+		}
+	}
+	entries, isDict := ir.SplitDict(cfg)
+	if !have || !isDict {
+		return nil, errAt("arc's custom call has no backend_config dictionary")
+	}
+	raw := map[string]string{}
+	for _, e := range entries {
+		raw[e.Name] = ir.Unquote(ir.StripType(e.Value))
+	}
+	if err := c.check(raw); err != nil {
+		return nil, errAt("backend_config: %v", err)
+	}
+	if _, fused := raw[keyNorm]; fused {
+		if err := c.checkNorm(raw, errAt); err != nil {
+			return nil, err
+		}
+	} else if len(c.Operands) != 1 || len(c.ResultTypes) != 1 {
+		return nil, errAt("arc's call takes one operand and returns its sum, not %d operands and %d results", len(c.Operands), len(c.ResultTypes))
+	} else {
+		c.FuseReason = "" // the plain form records no fusion
+	}
+	if c.Lowering == "" {
+		c.Lowering = c.Algo
+	}
+	return c, nil
+}
+
+// checkNorm reads the fused form's norm (raw as for check) into c, and
+// checks the operands and results the handler takes: the operand, the
+// residual of its type and a weight of one row's elements; h and y of the
+// operand's type.
+func (c *Call) checkNorm(raw map[string]string, errAt func(string, ...any) error) error {
+	if kind := raw[keyNorm]; kind != NormRMS {
+		return errAt("backend_config: norm %q (arc fuses %q)", kind, NormRMS)
+	}
+	ins, outs := Arity(true)
+	if len(c.Operands) != ins || len(c.ResultTypes) != outs {
+		return errAt("the fused call takes the operand, the residual and the weight and returns h and y, not %d operands and %d results", len(c.Operands), len(c.ResultTypes))
+	}
+	t := c.OperandTypes[0]
+	rc := &norm.Recipe{Mean: raw[keyMean], Weight: raw[keyWeight]}
+	row, err := strconv.ParseInt(raw[keyRow], 10, 64)
+	if err != nil || row <= 0 || row > math.MaxInt32 || len(t.Shape) == 0 || t.Shape[len(t.Shape)-1] != row {
+		return errAt("backend_config: row %q is not the last dimension of %s", raw[keyRow], t)
+	}
+	rc.Row = int(row)
+	for _, f := range []struct {
+		key string
+		to  *float32
+	}{{keyScale, &rc.Scale}, {keyEps, &rc.Eps}} {
+		if *f.to, err = parseF32(raw[f.key]); err != nil {
+			return errAt("backend_config: %s %q is not an f32", f.key, raw[f.key])
+		}
+	}
+	if err := rc.Check(); err != nil {
+		return errAt("backend_config: %v", err)
+	}
+	if err := abi.CheckFused(c.Algo, row, ir.ElemBytes(t.Elem)); err != nil {
+		return errAt("backend_config: %v", err)
+	}
+	for i, want := range []ir.TensorType{t, {Elem: t.Elem, Shape: c.OperandTypes[2].Shape}} {
+		if got := c.OperandTypes[i+1]; got.String() != want.String() || i == 1 && got.Elems() != row {
+			return errAt("operand %d is %s: the fused call takes %s", i+1, got, []string{"the residual of the operand's type", fmt.Sprintf("a weight of %d elements of %s", row, t.Elem)}[i])
+		}
+	}
+	for i, r := range c.ResultTypes {
+		if r.String() != t.String() {
+			return errAt("result %d is %s, not the operand's %s", i, r, t)
+		}
+	}
+	c.Norm, c.Fuse = rc, NormRMS
+	return nil
+}
+
+// parseF32 reads an f32 attribute as the handler takes it: its bits in
+// hexadecimal (as Format writes it, exact) or a decimal literal.
+func parseF32(s string) (float32, error) {
+	if hex, ok := strings.CutPrefix(s, "0x"); ok {
+		bits, err := strconv.ParseUint(hex, 16, 32)
+		return math.Float32frombits(uint32(bits)), err
+	}
+	f, err := strconv.ParseFloat(s, 32)
+	return float32(f), err
+}
+
+// check reads the target's backend_config entries (raw, unquoted and
+// without their types) into c, as the handler would run them.
+func (c *Call) check(raw map[string]string) error {
+	var err error
+	if c.World, err = strconv.Atoi(raw[keyWorld]); err != nil || c.World <= 0 {
+		return fmt.Errorf("bad world %q", raw[keyWorld])
+	}
+	if c.Groups, err = ir.IntArray(raw[keyGroups]); err != nil || len(c.Groups)%c.World != 0 {
+		return fmt.Errorf("bad groups %q", raw[keyGroups])
+	}
+	c.Algo, c.Codec, c.Link = raw[keyAlgo], raw[keyCodec], raw[keyLink]
+	if err := abi.CheckKernel(c.Algo, c.Codec, c.World); err != nil {
+		return err
+	}
+	if abi.Link(c.Link) < 0 {
+		return fmt.Errorf("unknown link %q (want one of %v)", c.Link, abi.Links)
+	}
+	switch raw[keyCast] {
+	case "0":
+	case "1":
+		c.CastBF16ToFP16 = true
+	default:
+		return fmt.Errorf("cast is %q, not 0 or 1", raw[keyCast])
+	}
+	if d, ok := raw[keyDevices]; ok {
+		if c.Devices, err = ir.IntArray(d); err != nil || len(c.Devices) != len(c.Groups) {
+			return fmt.Errorf("devices %q do not match groups %q", d, raw[keyGroups])
+		}
+	}
+	return nil
+}
+
+// Split cuts ids, group-major, into the call's groups of World ids.
+func (c *Call) Split(ids []int64) [][]int64 {
+	var out [][]int64
+	for i := 0; c.World > 0 && i+c.World <= len(ids); i += c.World {
+		out = append(out, ids[i:i+c.World])
+	}
+	return out
+}
+
+// DeviceGroups are the call's groups as global device ids: Devices, or for
+// a module of an older arc without them, Groups.
+func (c *Call) DeviceGroups() [][]int64 {
+	if len(c.Devices) > 0 {
+		return c.Split(c.Devices)
+	}
+	return c.Split(c.Groups)
+}

@@ -1,0 +1,180 @@
+package decision_test
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arcpass/arc/decision"
+)
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// handler is what gpu/arc_ffi.cc's parse_attrs and its handler take of a
+// call.
+type handler struct {
+	kinds map[string]decision.Kind // each key, by the attribute type it reads
+	// required are the keys whose absence it refuses (its checks name them
+	// as !c->have_KEY).
+	required []string
+	// fused are the fused form's keys: those of the branches that set
+	// c->norm or count towards have_norm_keys; norm is the value of norm
+	// that marks the form, and fusedRequired how many keys it counts.
+	fused         []string
+	norm          string
+	fusedRequired int
+	// arity is the operands and results of each form, plain and fused
+	// ("nargs = c.norm ? 3 : 1, nrets = c.norm ? 2 : 1").
+	arity [2][2]int
+}
+
+// readHandler reads gpu/arc_ffi.cc.
+func readHandler(t *testing.T, src string) handler {
+	t.Helper()
+	start := strings.Index(src, "std::string parse_attrs(")
+	if start < 0 {
+		t.Fatal("gpu/arc_ffi.cc has no parse_attrs")
+	}
+	body := src[start:]
+	body = body[:strings.Index(body, "\n}\n")]
+	readIDs := src[strings.Index(src, "std::string read_ids("):]
+	if !strings.Contains(readIDs[:strings.Index(readIDs, "\n}\n")], "ARC_XLA_ATTR_ARRAY") {
+		t.Fatal("gpu/arc_ffi.cc's read_ids does not read an array")
+	}
+	h := handler{kinds: map[string]decision.Kind{}}
+	// The loop's branches, one per group of keys (nested ifs sit deeper).
+	branch := regexp.MustCompile(`\n    (?:\} else )?if \(((?:key == "\w+"(?:\s*\|\|\s*)?)+)\) \{`)
+	for _, loc := range branch.FindAllStringSubmatchIndex(body, -1) {
+		end := len(body)
+		if next := strings.Index(body[loc[1]:], "\n    }"); next >= 0 {
+			end = loc[1] + next
+		}
+		code := body[loc[1]:end]
+		var kind decision.Kind
+		switch {
+		case strings.Contains(code, "read_f32("):
+			kind = decision.F32
+		case strings.Contains(code, "ARC_XLA_ATTR_STRING"):
+			kind = decision.String
+		case strings.Contains(code, "ARC_XLA_ATTR_SCALAR"):
+			kind = decision.Int
+		case strings.Contains(code, "read_ids("):
+			kind = decision.IDs
+		default:
+			t.Fatalf("gpu/arc_ffi.cc: no attribute type in the branch of %s", body[loc[2]:loc[3]])
+		}
+		fused := strings.Contains(code, "c->norm =") || strings.Contains(code, "have_norm_keys++")
+		for _, k := range regexp.MustCompile(`key == "(\w+)"`).FindAllStringSubmatch(body[loc[2]:loc[3]], -1) {
+			h.kinds[k[1]] = kind
+			if fused {
+				h.fused = append(h.fused, k[1])
+			}
+		}
+	}
+	for _, k := range regexp.MustCompile(`!c->have_(\w+)`).FindAllStringSubmatch(body, -1) {
+		h.required = append(h.required, k[1])
+	}
+	slices.Sort(h.required)
+	h.required = slices.Compact(h.required)
+	slices.Sort(h.fused)
+	if m := regexp.MustCompile(`c->norm = v == "(\w+)"`).FindStringSubmatch(body); m != nil {
+		h.norm = m[1]
+	}
+	if m := regexp.MustCompile(`c->norm && c->have_norm_keys != (\d+)`).FindStringSubmatch(body); m != nil {
+		h.fusedRequired, _ = strconv.Atoi(m[1])
+	}
+	m := regexp.MustCompile(`nargs = c\.norm \? (\d+) : (\d+), nrets = c\.norm \? (\d+) : (\d+);`).FindStringSubmatch(src)
+	if m == nil {
+		t.Fatal("gpu/arc_ffi.cc: no operand and result counts (nargs, nrets) of either form")
+	}
+	n := make([]int, 4)
+	for i := range n {
+		n[i], _ = strconv.Atoi(m[i+1])
+	}
+	h.arity = [2][2]int{{n[1], n[3]}, {n[0], n[2]}}
+	return h
+}
+
+// TestHandlerReadsWhatArcWrites checks the call's contract with the
+// runtime: the backend_config keys decision writes are the ones
+// gpu/arc_ffi.cc reads, each of the attribute type the handler takes, and
+// the ones it requires arc always writes; the fused form's keys are the
+// ones the handler reads for it, all of them required there, and each form
+// takes the operands and results the handler takes; and the call target is
+// the name proxy/arc_ffi.h registers the handler under.
+func TestHandlerReadsWhatArcWrites(t *testing.T) {
+	h := readHandler(t, read(t, "../gpu/arc_ffi.cc"))
+	if len(h.kinds) == 0 {
+		t.Fatal("found no keys in gpu/arc_ffi.cc's parse_attrs")
+	}
+	var ours, ourRequired, ourFused, plain []string
+	for _, k := range decision.ConfigKeys(decision.AllReduce) {
+		ours = append(ours, k.Name)
+		if k.Required {
+			ourRequired = append(ourRequired, k.Name)
+		}
+		if k.Fused {
+			ourFused = append(ourFused, k.Name)
+		} else {
+			plain = append(plain, k.Name)
+		}
+		if kind, ok := h.kinds[k.Name]; !ok {
+			t.Errorf("decision writes %s, which gpu/arc_ffi.cc does not read", k.Name)
+		} else if kind != k.Kind {
+			t.Errorf("%s: gpu/arc_ffi.cc reads a %s, decision writes a %s", k.Name, kind, k.Kind)
+		}
+	}
+	for k := range h.kinds {
+		if !slices.Contains(ours, k) {
+			t.Errorf("gpu/arc_ffi.cc reads %s, which decision does not write", k)
+		}
+	}
+	if !slices.Equal(h.required, ourRequired) {
+		t.Errorf("gpu/arc_ffi.cc requires %v, decision marks %v required", h.required, ourRequired)
+	}
+	if !slices.IsSorted(ours) {
+		t.Errorf("keys %v are not in the order MLIR prints a dictionary", ours)
+	}
+	if !slices.Equal(h.fused, ourFused) {
+		t.Errorf("gpu/arc_ffi.cc reads %v for the fused form, decision writes %v", h.fused, ourFused)
+	}
+	if h.norm != decision.NormRMS {
+		t.Errorf("gpu/arc_ffi.cc's fused form is norm = %q, decision writes %q", h.norm, decision.NormRMS)
+	}
+	if h.fusedRequired != len(ourFused)-1 { // all but norm, which marks the form
+		t.Errorf("gpu/arc_ffi.cc requires %d keys of the fused form besides norm, decision writes %d", h.fusedRequired, len(ourFused)-1)
+	}
+	for i, fused := range []bool{false, true} {
+		ins, outs := decision.Arity(fused)
+		if h.arity[i] != [2]int{ins, outs} {
+			t.Errorf("fused %v: gpu/arc_ffi.cc takes %d operands and %d results, decision writes %d and %d", fused, h.arity[i][0], h.arity[i][1], ins, outs)
+		}
+	}
+
+	hdr := read(t, "../proxy/arc_ffi.h")
+	m := regexp.MustCompile(`#define ARC_FFI_ALLREDUCE_TARGET "([^"]*)"`).FindStringSubmatch(hdr)
+	if m == nil || m[1] != decision.AllReduce {
+		t.Errorf("proxy/arc_ffi.h registers the handler as %v, decision calls %q", m, decision.AllReduce)
+	}
+	shown := regexp.MustCompile(`backend_config = \{([^}]*)\}`).FindStringSubmatch(hdr)
+	if shown == nil {
+		t.Fatal("proxy/arc_ffi.h shows no backend_config")
+	}
+	var keys []string
+	for _, k := range regexp.MustCompile(`(\w+) = `).FindAllStringSubmatch(shown[1], -1) {
+		keys = append(keys, k[1])
+	}
+	if !slices.Equal(keys, plain) {
+		t.Errorf("proxy/arc_ffi.h shows backend_config keys %v, decision writes %v for the plain form", keys, plain)
+	}
+}
