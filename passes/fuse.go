@@ -21,7 +21,7 @@ type NormFuser interface {
 // kernel, and its estimate beats the all-reduce followed by the norm's own
 // kernel. Fusion changes nothing but the order of the additions in a row's
 // sum of squares. --fuse=false (Options.NoFuse) decides no fusion.
-var FusePass = Func("fuse", []string{"select"}, func(s *State) error {
+var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-reduces select gave to arc's kernels"}}, func(s *State) error {
 	fuser, ok := s.Target.(NormFuser)
 	if !ok {
 		return nil

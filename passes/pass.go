@@ -27,10 +27,13 @@ import (
 // module.
 type Pass interface {
 	Name() string
-	// Requires names the passes that must run before this one.
-	Requires() []string
+	// Requires lists the passes that must run before this one, and why.
+	Requires() []Need
 	Run(s *State) error
 }
+
+// Need is a pass another one requires to run before it, and why.
+type Need struct{ Pass, Why string }
 
 // State is what flows from pass to pass: the module, the target, the
 // options and what the analyse pass learnt. Everything a pass decides is
@@ -73,18 +76,18 @@ func (s *State) Apply(ed *ir.Editor) error {
 }
 
 // Func makes a Pass of a named function that needs the passes in requires.
-func Func(name string, requires []string, run func(*State) error) Pass {
+func Func(name string, requires []Need, run func(*State) error) Pass {
 	return funcPass{name, requires, run}
 }
 
 type funcPass struct {
 	name     string
-	requires []string
+	requires []Need
 	run      func(*State) error
 }
 
 func (p funcPass) Name() string       { return p.name }
-func (p funcPass) Requires() []string { return p.requires }
+func (p funcPass) Requires() []Need   { return p.requires }
 func (p funcPass) Run(s *State) error { return p.run(s) }
 
 // Passes is the pass table of a target, in order: the passes every target
@@ -140,8 +143,8 @@ func (p *Pipeline) Check() error {
 			return fmt.Errorf("pass %s appears twice", ps.Name())
 		}
 		for _, r := range ps.Requires() {
-			if !slices.Contains(before, r) && !(p.Partial && !slices.Contains(p.Names(), r)) {
-				return fmt.Errorf("pass %s needs %s to run before it (pipeline: %s)", ps.Name(), r, strings.Join(p.Names(), ", "))
+			if !slices.Contains(before, r.Pass) && !(p.Partial && !slices.Contains(p.Names(), r.Pass)) {
+				return fmt.Errorf("pass %s needs %s to run before it: %s (pipeline: %s)", ps.Name(), r.Pass, r.Why, strings.Join(p.Names(), ", "))
 			}
 		}
 	}

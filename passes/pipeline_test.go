@@ -111,14 +111,14 @@ func TestPipelineErrors(t *testing.T) {
 // used twice; select checks --force indices against the module.
 func TestPipelineChecksRequirements(t *testing.T) {
 	var ran []string
-	needs := passes.Func("b", []string{"a"}, func(*passes.State) error { ran = append(ran, "b"); return nil })
+	needs := passes.Func("b", []passes.Need{{Pass: "a", Why: "it reads what a writes"}}, func(*passes.State) error { ran = append(ran, "b"); return nil })
 	for _, c := range []struct {
 		passes []passes.Pass
 		want   string
 	}{
-		{[]passes.Pass{needs, appendPass("a", &ran)}, "pass b needs a to run before it (pipeline: b, a)"},
+		{[]passes.Pass{needs, appendPass("a", &ran)}, "pass b needs a to run before it: it reads what a writes (pipeline: b, a)"},
 		{[]passes.Pass{appendPass("a", &ran), appendPass("a", &ran)}, "pass a appears twice"},
-		{[]passes.Pass{passes.SelectPass}, "pass select needs analyse to run before it (pipeline: select)"},
+		{[]passes.Pass{passes.SelectPass}, "pass select needs analyse to run before it: it decides on the rows analyse checked against StableHLO's rules (pipeline: select)"},
 	} {
 		p := passes.Pipeline{Passes: c.passes}
 		if err := p.Run(pipelineState(t)); err == nil || err.Error() != c.want {

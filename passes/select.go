@@ -29,7 +29,7 @@ var AnalysePass = Func("analyse", nil, func(s *State) error {
 // SelectPass decides every all-reduce operand the module has not decided yet
 // and writes the decisions on the op (decision.Write), and the target on
 // the module. Collectives arc decided or lowered before keep what they say.
-var SelectPass = Func("select", []string{"analyse"}, func(s *State) error {
+var SelectPass = Func("select", []Need{{"analyse", "it decides on the rows analyse checked against StableHLO's rules"}}, func(s *State) error {
 	a, err := s.Analysed()
 	if err != nil {
 		return err

@@ -55,7 +55,7 @@ func (m *Machine) Profile() *passes.Profile {
 // Lower is the pass that turns the decisions into calls of arc's kernels.
 func (m *Machine) Lower() passes.Pass {
 	if m.lower == nil {
-		m.lower = passes.Func(m.Pass, []string{"select"}, Lower)
+		m.lower = passes.Func(m.Pass, []passes.Need{{Pass: "select", Why: "it rewrites the decisions select writes"}}, Lower)
 	}
 	return m.lower
 }

@@ -26,7 +26,7 @@ func (t *Target) NoCodecs() string {
 // Lower is the pass that writes the rings select chose.
 func (t *Target) Lower() passes.Pass { return lowerPass }
 
-var lowerPass = passes.Func("lower-tpu", []string{"select"}, lower)
+var lowerPass = passes.Func("lower-tpu", []passes.Need{{Pass: "select", Why: "it orders the groups of the rings select decided"}}, lower)
 
 // Decide orders the row's groups as rings on the slice (or on --topology).
 func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, error) {
