@@ -58,6 +58,9 @@ type Call struct {
 	// ResultTypes their types and those of its results.
 	Operands                  []string
 	OperandTypes, ResultTypes []ir.TensorType
+	// Kept are attributes of the replaced op that the call keeps
+	// (KeptAttrs: its shardings and frontend attributes), printed as given.
+	Kept []ir.Attr
 }
 
 // A ConfigKey is an entry of backend_config, of the type the handler
@@ -191,7 +194,7 @@ func (c *Call) Format() string {
 	for _, t := range c.ResultTypes {
 		outs, outLayouts = append(outs, t.String()), append(outLayouts, layoutOf(len(t.Shape)))
 	}
-	attrs := []ir.Attr{
+	attrs := append([]ir.Attr{
 		{Name: "api_version", Value: "4 : i32"}, // the typed FFI
 		{Name: AttrEstUS, Value: USAttr(c.EstUS)},
 		{Name: AttrLowering, Value: ir.Quote(c.Lowering)},
@@ -202,7 +205,7 @@ func (c *Call) Format() string {
 		{Name: "has_side_effect", Value: "true"}, // XLA must neither drop nor merge calls
 		{Name: "operand_layouts", Value: "[" + strings.Join(inLayouts, ", ") + "]"},
 		{Name: "result_layouts", Value: "[" + strings.Join(outLayouts, ", ") + "]"},
-	}
+	}, c.Kept...)
 	if c.Norm != nil {
 		attrs = append(attrs, ir.Attr{Name: AttrFuse, Value: ir.Quote(NormRMS)}, ir.Attr{Name: AttrFuseReason, Value: ir.Quote(c.FuseReason)})
 	}
@@ -308,6 +311,10 @@ func ParseCall(m *ir.Module, op *ir.Op) (*Call, error) {
 				c.EstUS = f
 			} else {
 				c.NativeUS = f
+			}
+		default:
+			if slices.Contains(keptNames, a.Name) {
+				c.Kept = append(c.Kept, a)
 			}
 		}
 	}

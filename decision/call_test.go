@@ -40,6 +40,12 @@ func TestCallRoundTrip(t *testing.T) {
 		// An older arc's call, without devices, of a scalar.
 		{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "oneshot", Codec: "none", Algo: "oneshot", Link: "host", Reason: "small"},
 			World: 4, Groups: []int64{0, 1, 2, 3}, Operands: []string{"%0#1"}, OperandTypes: []ir.TensorType{tensor("f32")}, ResultTypes: []ir.TensorType{tensor("f32")}},
+		// The replaced op's shardings and frontend attributes.
+		{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "lowprec", Codec: "fp8", Algo: "hier", Link: "peer", Reason: "r"},
+			World: 8, Devices: []int64{0, 1, 2, 3, 4, 5, 6, 7}, Groups: []int64{0, 1, 2, 3, 4, 5, 6, 7},
+			Operands: []string{"%y"}, OperandTypes: []ir.TensorType{tensor("f16", 1024)}, ResultTypes: []ir.TensorType{tensor("f16", 1024)},
+			Kept: []ir.Attr{{Name: "mhlo.frontend_attributes", Value: `{_xla_stream_annotation = "1"}`}, {Name: "mhlo.sharding", Value: `"{devices=[2]<=[2]}"`},
+				{Name: "sdy.sharding", Value: `#sdy.sharding_per_value<[<@mesh, [{"x"}]>]>`}}},
 		// The fused form: the operand, the residual and the weight; h and y.
 		{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "oneshot", Codec: "none", Algo: "oneshot", Link: "peer", Reason: "small",
 			EstUS: 3, NativeUS: 9, Fuse: decision.NormRMS, FuseReason: "fused with the residual add"},
@@ -68,10 +74,11 @@ func TestCallRoundTrip(t *testing.T) {
 func TestCallFormat(t *testing.T) {
 	c := decision.Call{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "twoshot", Codec: "int8", Algo: "twoshot", Link: "peer", Reason: "why", EstUS: 1, NativeUS: 2.5},
 		World: 2, Devices: []int64{0, 1}, Groups: []int64{0, 1}, Operands: []string{"%x"},
-		OperandTypes: []ir.TensorType{tensor("f32", 4, 2)}, ResultTypes: []ir.TensorType{tensor("f32", 4, 2)}}
+		OperandTypes: []ir.TensorType{tensor("f32", 4, 2)}, ResultTypes: []ir.TensorType{tensor("f32", 4, 2)},
+		Kept: []ir.Attr{{Name: "mhlo.sharding", Value: `"{replicated}"`}}}
 	want := `"stablehlo.custom_call"(%x) {api_version = 4 : i32, arc.est_us = 1.0 : f64, arc.lowering = "twoshot", arc.native_us = 2.5 : f64, arc.reason = "why", ` +
 		`backend_config = {algo = "twoshot", cast = 0 : i64, codec = "int8", devices = array<i64: 0, 1>, groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, ` +
-		`call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], ` +
+		`call_target_name = "arc_allreduce", has_side_effect = true, mhlo.sharding = "{replicated}", operand_layouts = [dense<[1, 0]> : tensor<2xindex>], ` +
 		`result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<4x2xf32>) -> tensor<4x2xf32>`
 	if got := c.Format(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

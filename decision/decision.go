@@ -102,8 +102,9 @@ const (
 var attrs = []string{AttrLowering, AttrCodec, AttrAlgo, AttrLink, AttrCast, AttrReason, AttrEstUS, AttrNativeUS, AttrRing, AttrRingMaxHops}
 
 // Write records ds, one per operand of op, as arc.* attributes, in place of
-// those it carried.
-func Write(ed *ir.Editor, op *ir.Op, ds []Decision) error {
+// those it carried; also are other attributes to set with them (what an op
+// split off another keeps of its shardings, KeptAttrs).
+func Write(ed *ir.Editor, op *ir.Op, ds []Decision, also ...ir.Attr) error {
 	var names, values []string
 	add := func(name string, vals []string) {
 		names, values = append(names, name), append(values, plainOrArray(vals))
@@ -135,6 +136,9 @@ func Write(ed *ir.Editor, op *ir.Op, ds []Decision) error {
 	if ring := ds[0].Ring; ring != nil {
 		add(AttrRing, []string{DenseGroups(ring)})
 		add(AttrRingMaxHops, []string{fmt.Sprintf("%d : i64", ds[0].RingMaxHops)})
+	}
+	for _, a := range also {
+		names, values = append(names, a.Name), append(values, a.Value)
 	}
 	return ed.ReplaceAttrs(op, attrs, names, values)
 }

@@ -52,7 +52,8 @@ type Row struct {
 	// their global device ids.
 	Flattened [][]int64 `json:"-"`
 	// Unlowerable says why arc's kernels would not compute exactly what
-	// the op says (spec.Result.Reason), or "".
+	// the op says (spec.Result.Reason), or why arc could not split the op
+	// by operand, or "".
 	Unlowerable string         `json:"-"`
 	Collective  *ir.Collective `json:"-"`
 }
@@ -100,6 +101,10 @@ func Analyse(m *ir.Module, da spec.DeviceAssignment) (*Analysis, error) {
 		if err != nil {
 			return nil, err
 		}
+		split := ""
+		if c.Kind == "all_reduce" && !decision.IsCall(c) {
+			split = decision.Unsplittable(m, c.Op)
+		}
 		for k, t := range c.OperandTypes {
 			row := Row{
 				Index:      len(a.Rows),
@@ -117,7 +122,7 @@ func Analyse(m *ir.Module, da spec.DeviceAssignment) (*Analysis, error) {
 				Collective: c,
 			}
 			if c.Kind == "all_reduce" {
-				row.Unlowerable = res.Reason(k)
+				row.Unlowerable = cmp.Or(res.Reason(k), split)
 			}
 			if row.Groups == nil {
 				row.Groups = [][]int64{}

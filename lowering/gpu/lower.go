@@ -74,17 +74,25 @@ type lowerer struct {
 	ed        *ir.Editor
 	renamed   map[string]string // "%3#1" -> "%arc0" for packed results split apart
 	rewritten map[*ir.Op]bool   // ops whose whole text is replaced
-	// remainders holds, in source order, the rows of the native all-reduces
-	// that lowerOp printed for the operands of a split op that stay native.
-	remainders [][]*passes.Row
+	// remainders holds, in source order, the native all-reduces that
+	// lowerOp printed for the operands of a split op that stay native.
+	remainders []remainder
 	norms      *passes.NormMatcher // the fused all-reduces' norms
+}
+
+// remainder is what a split-off native all-reduce records: the decisions
+// of its operands, and its shardings cut down to its results.
+type remainder struct {
+	rows []*passes.Row
+	kept []ir.Attr
 }
 
 // markRemainders records on the all-reduces that lowering split off (the
 // operands of a partly lowered op that stay native) the decisions of their
-// own operands only. They are the ops of out that still carry decisions of
-// more operands than they have, in source order.
-func markRemainders(out *ir.Module, remainders [][]*passes.Row) (*ir.Module, error) {
+// own operands only, and the shardings of their own results. They are the
+// ops of out that still carry decisions of more operands than they have, in
+// source order.
+func markRemainders(out *ir.Module, remainders []remainder) (*ir.Module, error) {
 	if len(remainders) == 0 {
 		return out, nil
 	}
@@ -101,14 +109,15 @@ func markRemainders(out *ir.Module, remainders [][]*passes.Row) (*ir.Module, err
 		if k == len(remainders) {
 			return nil, out.Errorf(int(c.Op.Start), "internal error: %s carries the decisions of another op", c.Op.Name)
 		}
-		ds := make([]decision.Decision, len(remainders[k]))
-		for i, row := range remainders[k] {
+		r := remainders[k]
+		ds := make([]decision.Decision, len(r.rows))
+		for i, row := range r.rows {
 			ds[i] = row.Decision
 		}
 		if len(ds) != len(c.OperandTypes) {
 			return nil, out.Errorf(int(c.Op.Start), "internal error: %s has %d operands for %d decisions", c.Op.Name, len(c.OperandTypes), len(ds))
 		}
-		if err := decision.Write(ed, c.Op, ds); err != nil {
+		if err := decision.Write(ed, c.Op, ds, r.kept...); err != nil {
 			return nil, err
 		}
 		k++
@@ -141,7 +150,7 @@ func (l *lowerer) rename(op *ir.Op, packed string, k int, to string) {
 	l.ed.RenameUses(op, packed, k, to, func(o *ir.Op) bool { return l.rewritten[o] })
 }
 
-func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
+func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) (err error) {
 	m, ed := l.m, l.ed
 	var lowered, native []*passes.Row
 	for _, r := range rows {
@@ -171,6 +180,9 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 			name = results[r.Operand].Name
 		}
 		call := callOf(l.use(c.Operands[r.Operand]), c.OperandTypes[r.Operand], r)
+		if call.Kept, err = decision.KeptAttrs(m, op, []int{r.Operand}); err != nil {
+			return err
+		}
 		pieces = append(pieces, name+" = "+call.Format()+loc)
 	}
 	if len(native) > 0 {
@@ -202,7 +214,11 @@ func (l *lowerer) lowerOp(op *ir.Op, rows []*passes.Row) error {
 			}
 		}
 		pieces = append(pieces, strings.Join(names, ", ")+" = "+text)
-		l.remainders = append(l.remainders, native)
+		kept, err := decision.KeptAttrs(m, op, keep)
+		if err != nil {
+			return err
+		}
+		l.remainders = append(l.remainders, remainder{native, kept})
 	}
 	ed.Replace(op, strings.Join(pieces, m.Newline(op)+m.Indent(op)))
 	return nil
