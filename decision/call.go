@@ -234,7 +234,8 @@ func layoutOf(rank int) string {
 	return fmt.Sprintf("dense<[%s]> : tensor<%dxindex>", strings.Join(dims, ", "), rank)
 }
 
-// target returns the arc call target op names, or "" for any other op.
+// target returns which of arc's call targets op calls, or "" for any
+// other op.
 func target(m *ir.Module, op *ir.Op) string {
 	if op.Name != "stablehlo.custom_call" && op.Name != "mhlo.custom_call" {
 		return ""

@@ -1,10 +1,11 @@
 // Package decision owns everything arc writes on a module, and is the one
 // place that reads it back: the decisions select records on each all-reduce
-// (arc.* attributes), the module's target and environment, and Call, the
+// (arc.* attributes), the module's target and environment, Call, the
 // custom call the GPU lowering writes in an all-reduce's place, whose
 // backend_config is the contract with the runtime's handler
-// (gpu/arc_ffi.cc). The lowering, the report, the oracle and the targets
-// all go through it; its tests check the handler's side.
+// (gpu/arc_ffi.cc), and what a call keeps of the op it replaces
+// (KeptAttrs). The lowering, the report, the oracle and the targets all go
+// through it; its tests check the handler's side.
 //
 // ir cannot import this package (it reads through ir), so ir keeps only the
 // mark that an op is arc's (ir.ArcMark, which this package writes as

@@ -1,27 +1,29 @@
 /* arc_ffi.h: what libarc_gpu.so exports for XLA and for arc's PJRT proxy.
  *
  * arc_ffi_allreduce is the XLA typed-FFI handler (api_version 1) of the
- * "arc_allreduce" custom call that arc's CUDA and ROCm lowerings print
- * (package decision writes it; its test reads this comment, the target name
- * below and the handler's keys in gpu/arc_ffi.cc):
+ * "arc_allreduce" custom call that arc's CUDA and ROCm lowerings print:
  *
  *   "stablehlo.custom_call"(%x) {call_target_name = "arc_allreduce", api_version = 4 : i32,
- *     backend_config = {algo = "twoshot", cast = 0 : i64, codec = "int8", devices = array<i64: 0, 1>,
- *                       groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, ...}
+ *     backend_config = {algo = "twoshot", ..., world = 2 : i64}, ...}
  *
- * One operand, one result of the same type and shape (f16, bf16 or f32). groups
- * lists every group flattened, each of world ids (flattened process ids,
- * replica * num_partitions + partition); devices, when present, lists the same
- * groups as PJRT global device ids. A rank is the position of its stream's device (its global id through
- * the table of arc_runtime_attach; without one, its ordinal) in its group of
- * devices (or groups, for modules without devices).
+ * Package decision writes the call in both its forms (decision/call.go)
+ * and owns their backend_config keys, which docs/LOWERINGS.md lists; its
+ * test checks that gpu/arc_ffi.cc reads exactly those, with each form's
+ * operand and result counts, and the target name below.
+ *
+ * One operand, one result of the same type and shape (f16, bf16 or f32).
+ * groups lists every group flattened, each of world ids (flattened process
+ * ids, replica * num_partitions + partition); devices, when present, lists
+ * the same groups as PJRT global device ids. A rank is the position of its
+ * stream's device (its global id through the table of arc_runtime_attach;
+ * without one, its ordinal) in its group of devices (or groups, for modules
+ * without devices).
  *
  * The fused form (backend_config also has norm = "rmsnorm") takes three
  * operands, the all-reduce's, the residual x of the same type and the
  * weight w (row elements), and returns two results of the operand's type,
- * h = x + sum and the RMSNorm of h's rows (arc_allreduce_norm); its keys
- * row (i64), mean ("mul" or "div"), scale and eps (f32) and weight ("f32"
- * or "io") are the norm's (docs/LOWERINGS.md).
+ * h = x + sum and the RMSNorm of h's rows (arc_allreduce_norm); its other
+ * keys are the norm's recipe.
  *
  * arc_detect_link describes how the local devices reach each other, so the proxy
  * can pick arc's --target when ARC_TARGET is unset or "auto".
