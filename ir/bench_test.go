@@ -3,44 +3,13 @@ package ir
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
-)
 
-// benchModule builds a module of about size bytes by repeating the layer of
-// the JAX tensor-parallel MLP fixture (two matmuls, a GELU and a bf16
-// all-reduce) with fresh value names, each layer reading the one before.
-func benchModule(tb testing.TB, size int) []byte {
-	tb.Helper()
-	src, err := os.ReadFile("../testdata/fixtures/jax_tp_mlp_bf16_2dev.mlir")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(src), "\n")
-	// Lines 6-29 are the layer: %1 = dot_general ... %16 = all_reduce; line 5
-	// opens the manual computation and 30-34 close it.
-	head, layer, tail := strings.Join(lines[:5], ""), strings.Join(lines[5:29], ""), strings.Join(lines[30:], "")
-	if !strings.Contains(layer, `%16 = "stablehlo.all_reduce"(%15)`) || !strings.HasPrefix(lines[29], "      sdy.return %16") {
-		tb.Fatal("the fixture's layer is not where the benchmark expects it")
-	}
-	local := regexp.MustCompile(`%(\d+|cst(_\d+)?)\b`)
-	var b strings.Builder
-	b.Grow(size + len(layer))
-	b.WriteString(head)
-	prev := "%arg3"
-	for i := 0; b.Len() < size-len(tail); i++ {
-		l := local.ReplaceAllString(layer, fmt.Sprintf("%%l%d_$1", i))
-		b.WriteString(strings.ReplaceAll(l, "%arg3,", prev+","))
-		prev = fmt.Sprintf("%%l%d_16", i)
-	}
-	fmt.Fprintf(&b, "      sdy.return %s : tensor<16x512xbf16>\n", prev)
-	b.WriteString(tail)
-	return []byte(b.String())
-}
+	"github.com/arcpass/arc/internal/benchmodule"
+)
 
 // roundTrip parses src and prints it into out.
 func roundTrip(tb testing.TB, src []byte, out *bytes.Buffer) *Module {
@@ -76,7 +45,7 @@ func memoryUse(tb testing.TB, src []byte) (allocated, live float64) {
 }
 
 func BenchmarkRoundTrip(b *testing.B) {
-	src := benchModule(b, 50<<20)
+	src := benchmodule.Build(b, "../testdata/fixtures/jax_tp_mlp_bf16_2dev.mlir", 50<<20)
 	var out bytes.Buffer
 	out.Grow(len(src))
 	allocated, live := memoryUse(b, src)
@@ -99,7 +68,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 // round-trips, and holds one all-reduce per layer, each reading the layer's
 // own value.
 func TestBenchModule(t *testing.T) {
-	src := benchModule(t, 256<<10)
+	src := benchmodule.Build(t, "../testdata/fixtures/jax_tp_mlp_bf16_2dev.mlir", 256<<10)
 	var out bytes.Buffer
 	m := roundTrip(t, src, &out)
 	if !bytes.Equal(out.Bytes(), src) {
@@ -135,7 +104,7 @@ func memoryInputs(tb testing.TB, size int) map[string][]byte {
 }) : (tensor<8xf32>) -> tensor<8xf32>
 `
 	return map[string][]byte{
-		"jax":       benchModule(tb, size),
+		"jax":       benchmodule.Build(tb, "../testdata/fixtures/jax_tp_mlp_bf16_2dev.mlir", size),
 		"tiny-ops":  repeat("module {\n", "a.b\n", "}\n"),
 		"labels":    repeat("module {\n\"x.y\"() ({\n", "^b:\n", "}) : () -> ()\n}\n"),
 		"regions":   repeat("module {\n", "a{\n}\n", "}\n"),
