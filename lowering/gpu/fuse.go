@@ -34,7 +34,7 @@ func (m *Machine) FuseNorm(row passes.Row, fz *passes.NormFusion) (fused, unfuse
 	if row.EstUS <= 0 || math.IsInf(row.EstUS, 0) {
 		return 0, 0, "the all-reduce has no estimate"
 	}
-	fused = row.EstUS*imbalance + NormFusedUS(row.Bytes)
+	fused = row.EstUS*imbalance + NormFusedUS(row.Algo, row.Bytes)
 	return fused, row.EstUS + NormSeparateUS(row.Bytes), ""
 }
 

@@ -184,33 +184,36 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // The fused kernels (the all-reduce, the residual add and the RMSNorm in one
 // kernel) against the all-reduce followed by the norm as a kernel of its
-// own, fitted to kbench --row 8192 on one H200 with logical ranks (world 2,
-// bf16, 4-16 MiB; docs/KERNELS.md): there the fused kernel is the slower,
-// so the fuse pass keeps the norm apart at those sizes.
+// own: what each adds to the all-reduce alone, a fixed part and a rate,
+// fitted to kbench --row 2048 and --row 8192 on one H200 with logical ranks
+// (world 2, bf16, 16 KiB to 16 MiB; docs/KERNELS.md). Each fit takes the
+// row length that is the worse for fusion (the slower fused kernel, the
+// faster separate norm), so the fuse pass fuses only where both measured
+// fusion paying: one-shot's small messages. Two-shot's fused kernel never
+// beats its pair at row 2048, so it is never chosen.
 const (
-	// NormLaunchUS is a separate norm kernel's fixed cost: a launch and a
-	// pass that cannot start before the all-reduce's kernel ends.
-	NormLaunchUS = 11.0
-	// normHbmGBps is the memory rate the separate norm's passes reach.
-	normHbmGBps = 1420.0
-	// fusedBarrierUS is the fused kernel's wait for all its blocks (each
-	// holds segments of rows) before it scales the rows.
-	fusedBarrierUS = 1.0
-	// fusedNormGBps is the rate of the fused kernel's norm passes: one
-	// segment of 2048 elements per block at a time, with a block-wide sum
-	// each, they reach well under the separate kernel's rate.
-	fusedNormGBps = 580.0
+	// normSeparateUS, normSeparateGBps: the norm's own kernel (row 2048).
+	normSeparateUS, normSeparateGBps = 3.9, 300.0
+	// oneshotNormUS, oneshotNormGBps: the norm in the one-shot kernel
+	// (row 8192).
+	oneshotNormUS, oneshotNormGBps = 3.1, 160.0
+	// twoshotNormUS, twoshotNormGBps: the norm in the two-shot kernel
+	// (row 8192), whose ranks wait for each other's sums of squares.
+	twoshotNormUS, twoshotNormGBps = 5.2, 146.0
 )
 
 // NormSeparateUS is the norm's own kernel after an all-reduce of bytes: it
 // reads the sum, the residual and the weight and writes h and y.
 func NormSeparateUS(bytes int64) float64 {
-	return NormLaunchUS + 5*float64(bytes)/(normHbmGBps*1e3)
+	return normSeparateUS + float64(bytes)/(normSeparateGBps*1e3)
 }
 
-// NormFusedUS is what the norm adds to the all-reduce's kernel: the
-// residual read, h and y written, h read back, and the wait for the rank's
-// blocks between the sums of squares and the scaling.
-func NormFusedUS(bytes int64) float64 {
-	return fusedBarrierUS + 4*float64(bytes)/(fusedNormGBps*1e3)
+// NormFusedUS is what the norm adds to algo's kernel ("oneshot",
+// "twoshot"): the residual read, h and y written, the rows' sums of squares
+// and, for two-shot, the wait for the ranks that own the other rows.
+func NormFusedUS(algo string, bytes int64) float64 {
+	if algo == "twoshot" {
+		return twoshotNormUS + float64(bytes)/(twoshotNormGBps*1e3)
+	}
+	return oneshotNormUS + float64(bytes)/(oneshotNormGBps*1e3)
 }
