@@ -37,7 +37,8 @@ func (m *Module) Values(op *Op, fn func(ValueRef)) {
 // LabelArgs calls fn for the arguments a block label declares.
 func (m *Module) LabelArgs(b *Block, fn func(ValueRef)) {
 	if b.LabelStart >= 0 {
-		scanValues(m.Src, int(b.LabelStart), int(b.LabelEnd), false, fn)
+		v := valueScanner{label: true}
+		v.scan(m.Src, int(b.LabelStart), int(b.LabelEnd), fn)
 	}
 }
 
@@ -75,35 +76,61 @@ func scanValues(s string, start, end int, results bool, fn func(ValueRef)) {
 // which may come in pieces (the spans between its regions): it keeps the
 // brackets open across them.
 type valueScanner struct {
-	// stack holds the open brackets: an argument "%a : type" is declared
-	// in parentheses (a signature, a block label, reducer(...)), where
-	// "%a : type" at the op's own level is a use and its type.
-	stack []byte
-	buf   [16]byte
+	// stack holds the open brackets, and for each '(' what a "%a : type"
+	// in it is: an argument where the parentheses declare (a signature, a
+	// block label, reducer(...)), a use elsewhere (a successor's operands
+	// "^bb1(%a : T)", linalg's "ins(%a, %b : T, U)").
+	stack []bracket
+	buf   [16]bracket
+	label bool // scanning a block label: its parentheses declare
+	// prev is the kind of the last token: 0 at the start (after the op's
+	// name), 'w' a word (word), '@' a symbol, '^' a block name, ')' a
+	// closing bracket or a string, '.' anything else.
+	prev byte
+	word string
+}
+
+type bracket struct {
+	c byte
+	// typedArgs: "%a : T" in it declares %a; bareArgs: so does a bare
+	// "%a", the group being a list of names bound by '=' or "in" after it
+	// ("scf.parallel (%i) = (%lb) to ...", "scf.forall (%i) in (%n)").
+	typedArgs, bareArgs bool
 }
 
 func (v *valueScanner) scan(s string, start, end int, fn func(ValueRef)) {
 	if v.stack == nil {
 		v.stack = v.buf[:0]
+	} else {
+		v.prev = ')' // the span follows a region
 	}
 	for i := start; i < end; i++ {
 		switch c := s[i]; c {
+		case ' ', '\t', '\n', '\r':
 		case '"':
 			j := skipStringAt(s, i)
 			if j < 0 || j > end {
 				return
 			}
 			i = j - 1
+			v.prev = ')' // a quoted symbol or op name
 		case '/':
 			if i+1 < end && s[i+1] == '/' {
 				for i < end && s[i] != '\n' {
 					i++
 				}
+				continue
 			}
-		case '(', '[', '{', '<':
-			v.stack = append(v.stack, c)
+			v.prev = '.'
+		case '(':
+			v.stack = append(v.stack, v.group(s, i))
+			v.prev = '.'
+		case '[', '{', '<':
+			v.stack = append(v.stack, bracket{c: c})
+			v.prev = '.'
 		case '>':
 			if i > 0 && s[i-1] == '-' {
+				v.prev = '.'
 				break
 			}
 			fallthrough
@@ -111,11 +138,13 @@ func (v *valueScanner) scan(s string, start, end int, fn func(ValueRef)) {
 			if len(v.stack) > 0 {
 				v.stack = v.stack[:len(v.stack)-1]
 			}
+			v.prev = ')'
 		case '%':
 			j := i + 1
 			for j < end && isIdentChar(s[j]) {
 				j++
 			}
+			v.prev = '.'
 			if j == i+1 {
 				// A '%' that starts no name ("%{}", "% x"): a use of nothing,
 				// which the verifier reports, as MLIR refuses the text.
@@ -123,6 +152,10 @@ func (v *valueScanner) scan(s string, start, end int, fn func(ValueRef)) {
 				continue
 			}
 			r := ValueRef{Name: s[i:j], Index: -1, Count: 1, Off: i}
+			var top bracket
+			if len(v.stack) > 0 {
+				top = v.stack[len(v.stack)-1]
+			}
 			k := skipBlanksIn(s, j, end)
 			switch {
 			case j < end && s[j] == '#':
@@ -130,15 +163,83 @@ func (v *valueScanner) scan(s string, start, end int, fn func(ValueRef)) {
 				if next > j+1 {
 					r.Index, j = n, next
 				}
-			case k < end && s[k] == ':' && len(v.stack) > 0 && v.stack[len(v.stack)-1] == '(':
+			case k < end && s[k] == ':' && top.typedArgs:
 				r.Kind = Arg // "%arg0: type", "%arg0 : type"
 			case k < end && s[k] == '=' && (k+1 >= end || s[k+1] != '='):
-				r.Kind = Arg // "%iterArg = %init" in a pretty while
+				r.Kind = Arg // "%iterArg = %init" of a while, "%i = %lb to" of a for
+			case top.bareArgs:
+				r.Kind = Arg
 			}
 			fn(r)
 			i = j - 1
+		default:
+			if !isIdentChar(c) {
+				v.prev = '.'
+				break
+			}
+			j := i
+			for j < end && isIdentChar(s[j]) {
+				j++
+			}
+			v.prev, v.word = 'w', s[i:j]
+			if i > 0 && (s[i-1] == '@' || s[i-1] == '^') {
+				v.prev = s[i-1]
+			}
+			i = j - 1
 		}
 	}
+}
+
+// group says what the values of the parentheses opened at s[i] are, by
+// what they follow: a symbol ("@f(%a: T)"), a block name (a label, or a
+// successor's operands), a keyword or op name, or a closing bracket (the
+// signature of sdy.manual_computation after its attributes).
+func (v *valueScanner) group(s string, i int) bracket {
+	b := bracket{c: '('}
+	switch v.prev {
+	case 0: // the op's name: its operands
+	case '@':
+		b.typedArgs = true
+	case '^':
+		b.typedArgs = v.label
+	case 'w':
+		// reducer(...) of StableHLO's and MHLO's pretty ops, and gpu.func's
+		// attributions; other keywords (ins, outs, args) list uses.
+		switch v.word {
+		case "reducer", "workgroup", "private":
+			b.typedArgs = true
+		}
+	default:
+		b.typedArgs = true
+	}
+	if !v.label {
+		b.bareArgs = boundNames(s, i)
+	}
+	return b
+}
+
+// boundNames: the parentheses at s[i] hold only value names and are
+// followed by '=' or "in", which bind them.
+func boundNames(s string, i int) bool {
+	j := skipTriviaAt(s, i+1)
+	for j < len(s) && s[j] == '%' {
+		j++
+		for j < len(s) && isIdentChar(s[j]) {
+			j++
+		}
+		j = skipTriviaAt(s, j)
+		switch {
+		case j < len(s) && s[j] == ',':
+			j = skipTriviaAt(s, j+1)
+			continue
+		case j < len(s) && s[j] == ')':
+			k := skipTriviaAt(s, j+1)
+			return k < len(s) && s[k] == '=' && (k+1 >= len(s) || s[k+1] != '=') ||
+				hasPrefixAt(s, k, "in") && (k+2 >= len(s) || !isIdentChar(s[k+2]))
+		}
+		return false
+	}
+	return false
 }
 
 // skipBlanksIn returns the first offset at or after i, before end, that is
@@ -255,6 +356,15 @@ var isolatedFromAbove = map[string]bool{
 	"sdy.manual_computation": true, "sdy.named_computation": true,
 }
 
+// HeaderArgsBind reports whether the arguments op's header declares are
+// those of its region r: every region's but the "do" region of scf.while,
+// whose arguments its own label declares ("scf.while (%a = %init) : ... {
+// ... } do { ^bb0(%b: T): ... }"); StableHLO's while binds the same
+// arguments in its cond and body.
+func HeaderArgsBind(op *Op, r *Region) bool {
+	return op.Name != "scf.while" || len(op.Regions) == 0 || op.Regions[0] == r
+}
+
 // Lookup finds the definition of a use by op of ref ("%x" or "%x#k").
 func (d *Defs) Lookup(op *Op, ref string) (Def, bool) {
 	name, index := ref, ""
@@ -280,7 +390,7 @@ func (d *Defs) Lookup(op *Op, ref string) (Def, bool) {
 		}
 		p := r.Parent
 		for _, k := range keys {
-			if def, ok := d.defs[defKey{op: p, name: k}]; ok {
+			if def, ok := d.defs[defKey{op: p, name: k}]; ok && HeaderArgsBind(p, r) {
 				return def, true
 			}
 		}

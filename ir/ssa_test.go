@@ -82,3 +82,59 @@ func TestWalkAndParentOp(t *testing.T) {
 		t.Errorf("ModuleOp is not the top-level module")
 	}
 }
+
+// TestValuesOfOtherDialects: the headers of linalg, scf, affine and cf
+// declare arguments and list uses in forms of their own, which MLIR reads.
+func TestValuesOfOtherDialects(t *testing.T) {
+	const file = "testdata/dialects.mlir"
+	m := parseFile(t, file)
+	for _, tc := range []struct {
+		line int
+		want []string
+	}{
+		// ins and outs list uses, typed after the last.
+		{8, []string{"result %g", "use %a", "use %b", "use %e"}},
+		{14, []string{"result %f", "use %c0", "use %e"}},
+		// "%i = %c0" declares %i; the do region's label declares its own.
+		{15, []string{"result %w", "arg %i", "use %c0"}},
+		{17, []string{"use %t", "use %i"}},
+		{23, []string{"result %r", "arg %k", "use %c0", "use %n", "use %c1", "arg %acc", "use %a"}},
+		// "(%p, %q) =" binds the names it lists.
+		{26, []string{"arg %p", "arg %q", "use %c0", "use %c0", "use %n", "use %n", "use %c1", "use %c1"}},
+		{30, []string{"arg %z"}},
+		{33, []string{"result %h", "arg %u", "use %n", "arg %out", "use %e"}},
+		// A successor's operands are uses.
+		{35, []string{"use %g"}},
+	} {
+		if got := refs(m, opAt(t, m, tc.line)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s:%d: %q, want %q", file, tc.line, got, tc.want)
+		}
+	}
+	labels := map[int][]string{}
+	m.Walk(func(op *Op) bool {
+		for _, r := range op.Regions {
+			for _, b := range r.Blocks {
+				m.LabelArgs(b, func(v ValueRef) {
+					line := m.Position(v.Off).Line
+					labels[line] = append(labels[line], []string{"use", "result", "arg"}[v.Kind]+" "+v.Name)
+				})
+			}
+		}
+		return true
+	})
+	want := map[int][]string{10: {"arg %x", "arg %y", "arg %o"}, 19: {"arg %i"}, 36: {"arg %last"}}
+	if !reflect.DeepEqual(labels, want) {
+		t.Errorf("LabelArgs: %v, want %v", labels, want)
+	}
+	// scf.while's header declares the arguments of its first region only.
+	d := m.Defs(nil)
+	for _, tc := range []struct {
+		line  int
+		label bool // defined by a block label, not the header
+	}{{17, false}, {20, true}} {
+		def, ok := d.Lookup(opAt(t, m, tc.line), "%i")
+		if !ok || (def.Block != nil) != tc.label || def.Op.Name != "scf.while" {
+			t.Errorf("%s:%d: %%i is %+v (found %v), want the while's %s", file, tc.line, def, ok, map[bool]string{false: "header", true: "label"}[tc.label])
+		}
+	}
+}

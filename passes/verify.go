@@ -171,8 +171,10 @@ func (v *verifier) op(op *ir.Op) {
 	}
 	for _, r := range op.Regions {
 		v.scopes = append(v.scopes, map[string]def{})
-		for _, a := range args {
-			v.define(a)
+		if ir.HeaderArgsBind(op, r) {
+			for _, a := range args {
+				v.define(a)
+			}
 		}
 		for _, b := range r.Blocks {
 			v.m.LabelArgs(b, func(a ir.ValueRef) {
