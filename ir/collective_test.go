@@ -51,7 +51,7 @@ var collectiveTable = map[string][]coll{
 		{"all_reduce", "3:5", "%x", "bf16", "6x8", "tensor<6x8xbf16>", 96, "product", [][]int64{{0, 1, 2}, {3, 4, 5, 6}, {7}}, "dense", "", -1, false},
 		{"collective_permute", "8:5", "%y", "f32", "4", "tensor<4xf32>", 16, "", [][]int64{{0, 1}, {1, 2}, {2, 0}}, "pairs", "", 3, false},
 		// Hex dense groups.
-		{"all_to_all", "9:5", "%z", "f16", "2x16", "tensor<2x16xf16>", 64, "", [][]int64{{0, 1}}, "dense", "", -1, false},
+		{"all_to_all", "9:5", "%z", "f16", "2x16", "tensor<2x16xf16>", 64, "", [][]int64{{0, 1}, {2, 3}, {4, 5}, {6, 7}}, "dense", "", -1, false},
 		{"collective_broadcast", "10:5", "%2", "f16", "2x16", "tensor<2x16xf16>", 64, "", [][]int64{{4, 5}}, "dense", "", -1, false},
 		// Inside a pretty while: an inline mesh x=2, y=4 and the major half of y.
 		{"all_reduce", "18:7", "%iterArg_0", "f32", "256", "tensor<256xf32>", 1024, "sum", [][]int64{{0, 2}, {1, 3}, {4, 6}, {5, 7}}, "mesh_axes", "", 4, true},
@@ -96,7 +96,7 @@ var collectiveTable = map[string][]coll{
 		{"reduce_scatter", "29:5", "%5", "f32", "16", "tensor<8xf32>", 64, "sum", [][]int64{{0, 1}, {2, 3}}, "dense", "", -1, false},
 		{"all_to_all", "34:5", "%7", "f32", "8", "tensor<8xf32>", 32, "", [][]int64{{0, 1}, {2, 3}}, "dense", "", -1, false},
 		{"all_to_all", "35:5", "%8,%8", "f32,f32", "8,8", "tensor<8xf32>,tensor<8xf32>", 64, "", [][]int64{{0, 1}, {2, 3}}, "dense", "", -1, false},
-		{"collective_permute", "36:5", "%9#0", "f32", "8", "tensor<8xf32>", 32, "", [][]int64{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, "pairs", "", 4, false},
+		{"collective_permute", "36:5", "%9#0", "f32", "8", "tensor<8xf32>", 32, "", [][]int64{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, "pairs", "", -1, false},
 		{"collective_broadcast", "37:5", "%10", "f32", "8", "tensor<8xf32>", 32, "", [][]int64{{1, 0}, {3, 2}}, "dense", "", -1, false},
 	},
 	"all_reduce_results.mlir": {

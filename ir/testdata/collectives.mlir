@@ -33,7 +33,7 @@ module @collectives attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas
     }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : (tensor<16xf32>) -> tensor<8xf32>
     %8 = "stablehlo.all_to_all"(%7) {split_dimension = 0 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
     %9:2 = "stablehlo.all_to_all"(%8, %8) <{concat_dimension = 0 : i64, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, split_count = 2 : i64, split_dimension = 0 : i64}> : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
-    %10 = "stablehlo.collective_permute"(%9#0) {source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>} : (tensor<8xf32>) -> tensor<8xf32>
+    %10 = "stablehlo.collective_permute"(%9#0) {source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
     %11 = "stablehlo.collective_broadcast"(%10) {replica_groups = dense<[[1, 0], [3, 2]]> : tensor<2x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
     %12 = stablehlo.convert %11 : (tensor<8xf32>) -> tensor<8xf64>
     %13 = stablehlo.add %12, %1 : tensor<8xf64>

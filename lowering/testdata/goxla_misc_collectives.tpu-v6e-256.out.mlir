@@ -6,7 +6,7 @@ module @misc attributes {stablehlo.num_replicas = 8, arc.target = "tpu:v6e-256",
           "stablehlo.return"(%9) : (tensor<bf16>) -> ()
     }) { replica_groups = dense<[[0, 1, 2, -1], [3, 4, 5, 6], [7, -1, -1, -1]]> : tensor<3x4xi64>, arc.lowering = "native", arc.reason = "groups of different sizes" } : (tensor<6x8xbf16>) -> tensor<6x8xbf16>
     %1 = "stablehlo.collective_permute"(%y) { source_target_pairs = dense<[[0, 1], [1, 2], [2, 0]]> : tensor<3x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 3, type = 1> } : (tensor<4xf32>) -> tensor<4xf32>
-    %2 = "stablehlo.all_to_all"(%z) { split_dimension = 1 : i64, concat_dimension = 1 : i64, split_count = 2 : i64, replica_groups = dense<"0x00000000000000000100000000000000"> : tensor<1x2xi64> } : (tensor<2x16xf16>) -> tensor<2x16xf16>
+    %2 = "stablehlo.all_to_all"(%z) { split_dimension = 1 : i64, concat_dimension = 1 : i64, split_count = 2 : i64, replica_groups = dense<"0x00000000000000000100000000000000020000000000000003000000000000000400000000000000050000000000000006000000000000000700000000000000"> : tensor<4x2xi64> } : (tensor<2x16xf16>) -> tensor<2x16xf16>
     %3 = "stablehlo.collective_broadcast"(%2) { replica_groups = dense<[[4, 5]]> : tensor<1x2xi64> } : (tensor<2x16xf16>) -> tensor<2x16xf16>
     %c = stablehlo.constant dense<0> : tensor<i64>
     %4:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %n) : tensor<i64>, tensor<256xf32>
