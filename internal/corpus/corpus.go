@@ -3,7 +3,10 @@
 // StableHLO, Shardy's tests, JAX's export back-compat data and MHLO's tests.
 // Every valid module must come back byte for byte from `--target none` and
 // compile for every target (each all-reduce lowered, or native with a
-// reason); arc may refuse one only with FILE:LINE:COL. Pieces that carry
+// reason); arc may refuse one only with FILE:LINE:COL, and then it counts as
+// a failure unless the error states a rule of StableHLO's specification that
+// MLIR's verifier does not check (spec.SpecOnly: ids beyond the stated grid,
+// say), which the run lists apart. Pieces that carry
 // expected-error or expected-warning diagnostics are kept apart as modules
 // MLIR refuses: the run counts the ones arc accepts.
 //

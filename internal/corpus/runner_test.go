@@ -32,6 +32,11 @@ func TestCompile(t *testing.T) {
 	if r := compile("d.mlir", []byte(dup), "none"); r.Outcome != refusedAt || !strings.HasPrefix(r.Msg, "d.mlir:3:") {
 		t.Errorf("a replica twice in a group: %+v, want refused at d.mlir:3", r)
 	}
+	// MLIR's verifier does not see num_replicas; the specification does.
+	short := strings.Replace(sumModule, "mhlo.num_replicas = 2", "mhlo.num_replicas = 4", 1)
+	if r := compile("s.mlir", []byte(short), "none"); r.Outcome != refusedSpec || !strings.HasPrefix(r.Msg, "s.mlir:3:") {
+		t.Errorf("groups short of num_replicas: %+v, want refused at s.mlir:3 by a rule of the specification's", r)
+	}
 	if r := compile("u.mlir", []byte(sumModule), "no-such-target"); r.Outcome != refused || !strings.HasPrefix(r.Msg, "usage: ") {
 		t.Errorf("an unknown target: %+v, want refused as a usage error", r)
 	}

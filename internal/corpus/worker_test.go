@@ -18,21 +18,27 @@ import (
 	"time"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/spec"
 )
 
 // workerEnv marks the test binary TestCorpus starts as a worker.
 const workerEnv = "ARC_CORPUS_WORKER"
 
-// The outcomes of a job. A valid module must be compiled; the others are
-// failures (an invalid module should be refusedAt).
+// The outcomes of a job. A valid module must be compiled, or refusedSpec;
+// the others are failures (an invalid module should be refusedAt or
+// refusedSpec).
 const (
 	compiled  = "compiled"
 	refusedAt = "refused-pos" // FILE:LINE:COL: message
-	refused   = "refused"     // an error without a position
-	panicked  = "panic"       // a panic or a crash of the worker
-	overBound = "over-bound"  // past the time or the memory bound
-	changed   = "roundtrip"   // --target none did not give the text back byte for byte
-	noReason  = "no-reason"   // an all-reduce left undecided, or native without a reason
+	// refusedSpec: FILE:LINE:COL: a rule of the specification's that MLIR's
+	// verifier does not check (spec.SpecOnly). The corpus calls a module
+	// valid when MLIR accepts it; arc follows the specification.
+	refusedSpec = "refused-spec"
+	refused     = "refused"    // an error without a position
+	panicked    = "panic"      // a panic or a crash of the worker
+	overBound   = "over-bound" // past the time or the memory bound
+	changed     = "roundtrip"  // --target none did not give the text back byte for byte
+	noReason    = "no-reason"  // an all-reduce left undecided, or native without a reason
 )
 
 // job is one compile: a corpus file for one target.
@@ -132,6 +138,8 @@ func compile(name string, src []byte, target string) (r result) {
 		switch {
 		case errors.As(err, &usage):
 			return result{Outcome: refused, Msg: "usage: " + err.Error()}
+		case positioned(name, err.Error()) && spec.SpecOnly(err.Error()):
+			return result{Outcome: refusedSpec, Msg: err.Error()}
 		case positioned(name, err.Error()):
 			return result{Outcome: refusedAt, Msg: err.Error()}
 		}
