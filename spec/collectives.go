@@ -121,6 +121,15 @@ func (k *Checker) checkOther(c *ir.Collective) (Result, error) {
 	case "collective_broadcast":
 		return res, k.checkBroadcast(c, lit, res.Mode, rule(2), fail)
 	}
+	split := int64(0) // all_to_all's split_count, when it reads as one
+	if v, ok := attr("split_count"); ok && rules.splitSize {
+		if n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), ": i64")), 10, 64); err == nil {
+			if n <= 0 {
+				return res, fail("attribute 'split_count' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive")
+			}
+			split = n
+		}
+	}
 	// verifyReplicaGroups, with groups of one size: no -1 padding.
 	if lit != nil && len(lit.shape) == 2 && !(global && lit.n == 0) && hasID(lit, -1) {
 		return res, fail("Invalid replica id -1")
@@ -129,12 +138,8 @@ func (k *Checker) checkOther(c *ir.Collective) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if rules.splitSize && lit != nil {
-		if s, ok := attr("split_count"); ok {
-			if n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), ": i64")), 10, 64); err == nil && (lit.shape[0] == 0 || lit.shape[1] != n) {
-				return res, fail("group size of replica_groups must be %d", n)
-			}
-		}
+	if split > 0 && lit != nil && (lit.shape[0] == 0 || lit.shape[1] != split) {
+		return res, fail("group size of replica_groups must be %d", split)
 	}
 	switch c.Kind {
 	case "all_gather":

@@ -593,6 +593,8 @@ func cases() []tcase {
 	other("all_to_all, groups not of split_count", "all_to_all", r4, a2a(4, "[[0, 1], [2, 3]]"), "tensor<4x8xf32>", "tensor<16x2xf32>", want{err: "op group size of replica_groups must be 4"})
 	other("all_to_all, no groups", "all_to_all", r4, "split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<> : tensor<0x0xi64>",
 		"tensor<4x8xf32>", "tensor<8x4xf32>", want{err: "op group size of replica_groups must be 2"})
+	other("all_to_all, split in no parts", "all_to_all", r4, a2a(0, "[[0, 1], [2, 3]]"), "tensor<4x8xf32>", "tensor<4x8xf32>",
+		want{err: "op attribute 'split_count' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive"})
 	other("all_to_all across partitions", "all_to_all", grid(4, 2), a2a(2, "[[0, 1]]")+", "+ch, "tensor<4x8xf32>", "tensor<8x4xf32>", want{mode: CrossPartition})
 	other("all_to_all, partitions beyond num_partitions", "all_to_all", grid(1, 2), a2a(4, "[[0, 1, 2, 3]]")+", "+ch, "tensor<4x8xf32>", "tensor<16x2xf32>",
 		want{err: "op replica id #3 is out of range: cross_partition mode numbers partitions 0 to 1 (num_partitions = 2) (all_to_all_c7)"})
