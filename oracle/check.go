@@ -653,7 +653,7 @@ func reorderBound(e elemType, op string, xa, xb []float64) (float64, bool) {
 		for _, x := range xa {
 			a += math.Abs(x)
 		}
-		if 2*a >= e.max {
+		if !(2*a < e.max) { // a NaN or infinite input has no bound either
 			return 0, false
 		}
 		return 2 * foldBound(e, n, a), true
@@ -668,7 +668,7 @@ func reorderBound(e elemType, op string, xa, xb []float64) (float64, bool) {
 				if p == 0 {
 					break
 				}
-				if math.Abs(p) >= e.max/2 || math.Abs(p) < 2*tiny {
+				if !(math.Abs(p) < e.max/2) || math.Abs(p) < 2*tiny { // NaN too
 					return 0, false
 				}
 			}
