@@ -25,7 +25,8 @@ type ValueRef struct {
 
 // Values calls fn for every value name the op itself mentions (not those
 // inside its regions): its results, the region arguments its header declares
-// ("%arg0: tensor<f32>", "%iterArg = %init") and its uses.
+// ("@f(%arg0: tensor<f32>)", "%iterArg = %init", scf.parallel's "(%i, %j) =
+// ...") and its uses (linalg's "ins(%a, %b : T, U)", "^bb1(%a : T)").
 func (m *Module) Values(op *Op, fn func(ValueRef)) {
 	scanValues(m.Src, int(op.Start), int(op.resEnd), true, fn)
 	var v valueScanner
