@@ -32,6 +32,7 @@ func TestParseErrors(t *testing.T) {
 		{`%0, = "x.y"() : () -> ()`, "1:5: expected a result name"},
 		{`%0 %1 = "x.y"() : () -> ()`, "1:4: expected '=' after the results"},
 		{`%0:x = "x.y"() : () -> ()`, "1:4: expected a result count after ':'"},
+		{`%0:0 = "x.y"() : () -> ()`, "1:4: expected named operation to have at least 1 result"},
 		{`% = "x.y"() : () -> ()`, "1:1: expected a value name after '%'"},
 		{"%0 =", "1:5: expected an operation name"},
 		{"%0 = 42 : i32", "1:6: expected an operation, found '4'"},

@@ -348,6 +348,9 @@ func (p *parser) parseResults() {
 			if p.pos == d {
 				p.fail(d, "expected a result count after ':'")
 			}
+			if strings.TrimLeft(s[d:p.pos], "0") == "" { // "%x:0" defines nothing to use
+				p.fail(d, "expected named operation to have at least 1 result")
+			}
 			p.skipTrivia()
 		}
 		if p.pos < len(s) && s[p.pos] == ',' {
