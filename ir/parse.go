@@ -734,11 +734,13 @@ func (p *parser) aliasAt(i int) bool {
 	for j < len(s) && isIdentChar(s[j]) {
 		j++
 	}
-	if j == i+1 {
+	if j == i+1 || !isIdentStart(s[i+1]) { // as the definition's name must be
 		return false
 	}
 	j = skipTriviaAt(s, j)
-	return j+1 < len(s) && s[j] == '=' && s[j+1] != '='
+	// "=" may end the text: whatever follows it in an edited module must not
+	// make an alias of it.
+	return j < len(s) && s[j] == '=' && (j+1 == len(s) || s[j+1] != '=')
 }
 
 // regionHere decides whether the '{' at p.pos, in a custom-form op whose
