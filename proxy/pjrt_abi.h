@@ -269,6 +269,30 @@ typedef struct arc_pjrt_api {
   arc_pjrt_error *(*device_local_hardware_id)(arc_pjrt_device_local_hardware_id_args *);
 } arc_pjrt_api;
 
+/* PJRT_Error_ForEachPayload, a member far past the ones above (the 133rd
+ * function of PJRT_Api, appended in C API 0.9x): clients that find it (the
+ * table's struct_size covers it; jaxlib 0.11 does) call it on every error
+ * they get, so the proxy must answer it for its own errors, or the real
+ * plugin reads them as its own. */
+#define ARC_PJRT_ERROR_FOR_EACH_PAYLOAD_OFFSET 1096
+
+typedef struct arc_pjrt_error_payload_args {
+  size_t struct_size;
+  arc_pjrt_ext *extension_start;
+  const arc_pjrt_error *error;
+  void *visitor; /* void (*)(const char *key, size_t, const char *value, size_t, void *user_arg) */
+  void *user_arg;
+} arc_pjrt_error_payload_args;
+
+typedef arc_pjrt_error *arc_pjrt_error_payload_fn(arc_pjrt_error_payload_args *);
+
+/* arc_pjrt_payload_fn is the table's PJRT_Error_ForEachPayload member, or
+ * NULL where the table is too short to hold it. */
+static inline arc_pjrt_error_payload_fn **arc_pjrt_payload_fn(const void *api, size_t struct_size) {
+  if (struct_size < ARC_PJRT_ERROR_FOR_EACH_PAYLOAD_OFFSET + sizeof(void *)) return NULL;
+  return (arc_pjrt_error_payload_fn **)((char *)(uintptr_t)api + ARC_PJRT_ERROR_FOR_EACH_PAYLOAD_OFFSET);
+}
+
 /* ARC_PJRT_HAS reports whether a plugin's table holds member. */
 #define ARC_PJRT_HAS(api, member) \
   ((api)->struct_size >= offsetof(arc_pjrt_api, member) + sizeof(((arc_pjrt_api *)0)->member) && (api)->member != NULL)

@@ -82,6 +82,14 @@ static arc_pjrt_error *error_get_code(const arc_pjrt_api *real, arc_pjrt_error_c
   return NULL;
 }
 
+/* error_payloads answers PJRT_Error_ForEachPayload: the proxy's errors
+ * carry no payload; a plugin error goes to the plugin. */
+static arc_pjrt_error *error_payloads(const arc_pjrt_api *real, arc_pjrt_error_payload_args *a) {
+  if (find_error(a->error, 0) != NULL || real == NULL) return NULL;
+  arc_pjrt_error_payload_fn **f = arc_pjrt_payload_fn(real, real->struct_size);
+  return f != NULL && *f != NULL ? (*f)(a) : NULL;
+}
+
 /* real_message returns a malloc'd copy of a plugin error's message and destroys it. */
 static char *real_message(const arc_pjrt_api *real, arc_pjrt_error *err) {
   arc_pjrt_error_message_args m = {.struct_size = ARC_PJRT_STRUCT_SIZE(arc_pjrt_error_message_args, message_size),
@@ -849,7 +857,7 @@ static arc_pjrt_error *proxy_compile(proxy *p, arc_pjrt_compile_args *args) {
   if (out == NULL) {
     dump(p, &n, "error.txt", err, strlen(err));
     if (!p->cfg.fallback_native) {
-      /* Also on stderr: a client may lose the error (JAX 0.11 crashed on one). */
+      /* Also on stderr, where a client that loses errors still shows it. */
       fprintf(stderr, "arc: %s\n", err);
       e = new_error(ARC_PJRT_INVALID_ARGUMENT, arc_strdupf("arc: %s", err));
     } else {
@@ -888,7 +896,8 @@ static arc_pjrt_error *proxy_client_destroy(proxy *p, arc_pjrt_client_destroy_ar
   static arc_pjrt_error *cdestroy_##i(arc_pjrt_client_destroy_args *a) { return proxy_client_destroy(&slots[i], a); } \
   static void destroy_##i(arc_pjrt_error_destroy_args *a) { error_destroy(slots[i].real, a); }                     \
   static void message_##i(arc_pjrt_error_message_args *a) { error_message(slots[i].real, a); }                     \
-  static arc_pjrt_error *code_##i(arc_pjrt_error_code_args *a) { return error_get_code(slots[i].real, a); }
+  static arc_pjrt_error *code_##i(arc_pjrt_error_code_args *a) { return error_get_code(slots[i].real, a); }    \
+  static arc_pjrt_error *payload_##i(arc_pjrt_error_payload_args *a) { return error_payloads(slots[i].real, a); }
 ARC_SLOT(0)
 ARC_SLOT(1)
 ARC_SLOT(2)
@@ -905,8 +914,9 @@ static const struct {
   arc_pjrt_error_destroy_fn *destroy;
   arc_pjrt_error_message_fn *message;
   arc_pjrt_error_code_fn *code;
+  arc_pjrt_error_payload_fn *payload;
 } entries[ARC_PROXY_MAX] = {
-#define ARC_ENTRY(i) {compile_##i, create_##i, cdestroy_##i, destroy_##i, message_##i, code_##i}
+#define ARC_ENTRY(i) {compile_##i, create_##i, cdestroy_##i, destroy_##i, message_##i, code_##i, payload_##i}
     ARC_ENTRY(0), ARC_ENTRY(1), ARC_ENTRY(2), ARC_ENTRY(3), ARC_ENTRY(4), ARC_ENTRY(5), ARC_ENTRY(6), ARC_ENTRY(7),
 };
 
@@ -1031,6 +1041,8 @@ const void *arc_proxy_open(const arc_proxy_config *c, char **err) {
   api->error_destroy = entries[i].destroy;
   api->error_message = entries[i].message;
   api->error_get_code = entries[i].code;
+  arc_pjrt_error_payload_fn **payload = arc_pjrt_payload_fn(api, real->struct_size);
+  if (payload != NULL) *payload = entries[i].payload;
   p->api = api;
   pthread_mutex_unlock(&slots_mu);
   return api;

@@ -367,3 +367,29 @@ func TestDumpDirRefusesPlantedPaths(t *testing.T) {
 }
 
 func fmtSscan(line string, pid *int) (int, error) { return fmt.Sscanf(line, "start %d", pid) }
+
+// TestProxyErrorsReadAsJAXReadsThem: a setting the program's compiler options
+// name and arc lacks fails the compile with arc's message. The client reads
+// the error as jaxlib 0.11 does, PJRT_Error_ForEachPayload first: the proxy
+// answers it for its own errors (the fake plugin, like the real one, aborts
+// on an error it did not make), whatever type the option's value has.
+func TestProxyErrorsReadAsJAXReadsThem(t *testing.T) {
+	e := newEnv(t)
+	arcServe(t, e)
+	t.Setenv("ARC_TARGET", "cuda:nvlink")
+	fakepjrt.GPULib(t, e.dir)
+	prog := filepath.Join(fakepjrt.SourceDir(), "testdata", "allreduce_2rep.mlir")
+	for name, entry := range map[string][]byte{
+		"string": overrideEntry("arc_no_such_setting", "1"),
+		"int":    intOverrideEntry("arc_no_such_setting", 1),
+	} {
+		file := filepath.Join(t.TempDir(), "options.pb")
+		if err := os.WriteFile(file, append(optionsProto([][]int64{{1}, {0}}), entry...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := runHost(t, e, host(t), nil, prog, file)
+		if want := "compile 1: error: arc: arc serve: setting \"no-such-setting\" (compiler option arc_no_such_setting)"; !strings.Contains(out, want) || !strings.Contains(out, "destroy: ok") {
+			t.Errorf("%s value: the host printed %q, want %q and a clean destroy", name, out, want)
+		}
+	}
+}

@@ -127,6 +127,17 @@ func overrideEntry(key, value string) []byte {
 	return bytesField(nil, 7, entry)
 }
 
+// intOverrideEntry is overrideEntry with an integer value (int_field, 3), as
+// JAX sends compiler_options={"arc_x": 1}.
+func intOverrideEntry(key string, v int64) []byte {
+	bytesField := func(b []byte, num int, v []byte) []byte {
+		b = binary.AppendUvarint(b, uint64(num)<<3|2)
+		return append(binary.AppendUvarint(b, uint64(len(v))), v...)
+	}
+	value := binary.AppendUvarint(binary.AppendUvarint(nil, 3<<3), uint64(v))
+	return bytesField(nil, 7, bytesField(bytesField(nil, 1, []byte(key)), 2, value))
+}
+
 func lines(t *testing.T, path string) []string {
 	t.Helper()
 	b, err := os.ReadFile(path)

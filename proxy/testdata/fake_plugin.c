@@ -30,11 +30,14 @@
 #include <string.h>
 
 #include "pjrt_c_api.h"
+#include "payload.h"
 
 struct PJRT_Error {
+  uint64_t magic; /* fake_magic: an error this plugin made */
   PJRT_Error_Code code;
   char *msg;
 };
+static const uint64_t fake_magic = 0xfa4e0e770a11ULL;
 struct PJRT_Client {
   int unused;
 };
@@ -59,6 +62,7 @@ struct PJRT_LoadedExecutable {
 
 static PJRT_Error *fail(PJRT_Error_Code code, const char *fmt, const char *arg) {
   PJRT_Error *e = calloc(1, sizeof *e);
+  e->magic = fake_magic;
   e->code = code;
   if (asprintf(&e->msg, fmt, arg) < 0) e->msg = NULL;
   return e;
@@ -86,6 +90,15 @@ static void error_message(PJRT_Error_Message_Args *a) {
 }
 static PJRT_Error *error_get_code(PJRT_Error_GetCode_Args *a) {
   a->code = a->error->code;
+  return NULL;
+}
+/* As a real plugin, this one reads any error it is given as its own: one
+ * it did not make is a crash there, an abort here. */
+static PJRT_Error *error_for_each_payload(arc_payload_args *a) {
+  if (a->error->magic != fake_magic) {
+    fprintf(stderr, "fake plugin: PJRT_Error_ForEachPayload on an error it did not make\n");
+    abort();
+  }
   return NULL;
 }
 
@@ -397,14 +410,21 @@ static PJRT_Error *register_custom_call(register_args *a) {
 static gpu_custom_call custom_call_ext = {
     {0, PJRT_Extension_Type_Gpu_Custom_Call, NULL}, register_custom_call, true};
 
-static PJRT_Api api;
+/* The table as newer plugins have it: go-xla's header ends before
+ * PJRT_Error_ForEachPayload, which the table holds at its byte offset. */
+static struct {
+  PJRT_Api known;
+  void *later[(ARC_PJRT_ERROR_FOR_EACH_PAYLOAD_OFFSET - sizeof(PJRT_Api)) / sizeof(void *) + 1];
+} table;
+#define api table.known
 
 const PJRT_Api *GetPjrtApi(void) {
   if (api.struct_size != 0) return &api;
   void **slot = (void **)&api.PJRT_Error_Destroy;
-  void **end = (void **)((char *)&api + sizeof api);
+  void **end = (void **)((char *)&table + sizeof table);
   for (; slot < end; slot++) *slot = (void *)unimplemented;
-  api.struct_size = PJRT_Api_STRUCT_SIZE;
+  api.struct_size = sizeof table;
+  *(void **)((char *)&table + ARC_PJRT_ERROR_FOR_EACH_PAYLOAD_OFFSET) = (void *)error_for_each_payload;
   api.pjrt_api_version.struct_size = PJRT_Api_Version_STRUCT_SIZE;
   api.pjrt_api_version.major_version = PJRT_API_MAJOR;
   api.pjrt_api_version.minor_version = PJRT_API_MINOR;

@@ -30,11 +30,20 @@
 #include <unistd.h>
 
 #include "pjrt_c_api.h"
+#include "payload.h"
 
 static const PJRT_Api *api;
 static const char *kv_dir;
 
+/* message reads e as jaxlib does (PJRT_Error_ForEachPayload first, where
+ * the table has it), then destroys it. */
 static char *message(PJRT_Error *e) {
+  if (api->struct_size >= ARC_PJRT_ERROR_FOR_EACH_PAYLOAD_OFFSET + sizeof(void *)) {
+    PJRT_Error *(*payloads)(arc_payload_args *) =
+        *(PJRT_Error * (**)(arc_payload_args *))((const char *)api + ARC_PJRT_ERROR_FOR_EACH_PAYLOAD_OFFSET);
+    arc_payload_args p = {.struct_size = sizeof p, .error = e};
+    if (payloads != NULL && payloads(&p) != NULL) return strdup("PJRT_Error_ForEachPayload failed");
+  }
   PJRT_Error_Message_Args m = {.struct_size = PJRT_Error_Message_Args_STRUCT_SIZE, .error = e};
   api->PJRT_Error_Message(&m);
   char *s = strndup(m.message, m.message_size);
