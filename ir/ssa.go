@@ -161,7 +161,15 @@ func (v *valueScanner) scan(s string, start, end int, fn func(ValueRef)) {
 			switch {
 			case j < end && s[j] == '#':
 				n, next := readInt(s, j+1, end)
-				if next > j+1 {
+				switch {
+				case next < end && isIdentChar(s[next]):
+					// "%0#2come": MLIR reads %0#2 and then a stray word. A
+					// use of the whole, which nothing defines, is refused.
+					for next < end && isIdentChar(s[next]) {
+						next++
+					}
+					r.Name, j = s[i:next], next
+				case next > j+1:
 					r.Index, j = n, next
 				}
 			case k < end && s[k] == ':' && top.typedArgs:
