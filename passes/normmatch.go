@@ -623,6 +623,9 @@ func (f *flow) splat(value string) (float32, bool) {
 		}
 		switch v.kind {
 		case "broadcast_in_dim", "reshape":
+			if _, ok := f.dims(op, "broadcast_dimensions", "dims"); v.kind == "broadcast_in_dim" && !ok {
+				return 0, false // no dims the matcher reads ("dios = []"): not a broadcast it knows
+			}
 			via = append(via, op)
 			value = v.operands[0]
 			continue
