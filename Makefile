@@ -58,7 +58,7 @@ runtime-devbin: plugin
 	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./proxy/devtest
 	cd $$($(GO) list -m -f '{{.Dir}}' github.com/gomlx/gomlx) && $(GO) test -c -ldflags='-s -w' -o $(CURDIR)/.devbin/gomlx_graph.test ./pkg/core/graph
 
-# ---- gpu: arc's all-reduce kernels (issue 5; docs/KERNELS.md) ----
+# ---- gpu: arc's all-reduce kernels (docs/KERNELS.md) ----
 # gpu (GPU machine): build/libarc_gpu.so from every gpu/*.cu and *.cc
 # with nvcc, and the kernel benchmark when NCCL is found. hip-check (CI):
 # the same sources compiled to gfx942 device code. device-bin (here) and
@@ -111,7 +111,7 @@ device-bin: runtime-devbin
 	$(GO) test -c -o .devbin/gputest.test ./gpu/gputest
 
 # device-test (GPU machine, from the repository root): the kernels against
-# the Go reference (device-test-kernels), then issue 6's runtime acceptance
+# the Go reference (device-test-kernels), then the runtime's acceptance run
 # (proxy/devtest/run.sh: ABI, gomlx graphs through both proxy forms at
 # 16 B, 4 KB, 4 MB and 256 MB, gomlx's TestCollective, JAX). Logs go to $OUT
 # (or build/); DEVTEST_ARGS overrides the graphs' flags (-forms, -configs split
@@ -132,7 +132,7 @@ device-test-kernels: build/libarc_gpu.so
 	echo "device-test: $$(grep -c -- '--- PASS' $$log) passed, $$(grep -c -- '--- FAIL' $$log) failed, $$(grep -c -- '--- SKIP' $$log) skipped (log: $$log)"; \
 	exit $$rc
 
-# ---- examples: gomlx models that opt into arc (issue 8; examples/README.md) ----
+# ---- examples: gomlx models that opt into arc (examples/README.md) ----
 .PHONY: examples-mlir device-bin-examples
 EXAMPLES := tpmlp decoder llama
 
@@ -152,7 +152,7 @@ device-bin-examples:
 	@mkdir -p .devbin/examples
 	$(GO) build -trimpath -ldflags='-s -w' -o .devbin/examples/ $(addprefix ./examples/,$(EXAMPLES))
 
-# ---- arc bench and arc tune on the GPU machine (issue 7; docs/BENCHMARKS.md) ----
+# ---- arc bench and arc tune on the GPU machine (docs/BENCHMARKS.md) ----
 .PHONY: bench-bin device-bench
 # bench-bin (here): arc with its XLA runner (-tags xla: the PJRT proxy, cgo),
 # in a folder of its own so that a run can carry it alone (.devbin/bench);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# devbench.sh: issues 7 and 18's measurements on the GPU machine (2 x H200),
+# devbench.sh: docs/BENCHMARKS.md's measurements on the GPU machine (2 x H200),
 # in one device call (`make device-bench` runs it):
 #
 #   bash bench/devbench.sh
@@ -125,8 +125,8 @@ step xla-peer 240 "$ARC" bench --level xla --link peer "${common[@]}" --csv "$WO
 if [ -s "$WORK/xla-peer.csv" ]; then
   step tune-peer 30 "$ARC" tune --from "$WORK/xla-peer.csv" -o "$OUT/cuda-nvlink.json"
 else skip tune-peer "no XLA-level measurements"; fi
-# What auto chooses once the measured profile replaces the estimates (issue 7:
-# never slower than native); its table goes to the log only.
+# What auto chooses once the measured profile replaces the estimates (it must
+# never be slower than native); its table goes to the log only.
 if [ -s "$OUT/cuda-nvlink.json" ]; then
   step auto-peer 120 "$ARC" bench --level xla --link peer "${common[@]}" --lowerings "$NATIVES,auto" \
     --profile "$OUT/cuda-nvlink.json"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# onegpu.sh: what issue 18's code can check on one GPU (1 x H200), in one
+# onegpu.sh: what arc bench's XLA runner can check on one GPU (1 x H200), in one
 # device call of about two minutes; the world-2 measurements are devbench.sh's.
 #
 #   go test -c -ldflags='-s -w' -o .devbin/bench/xlarun.test ./bench/xlarun   # here (no Go there)

@@ -1,4 +1,4 @@
-// Package oracle is the semantic oracle of arc's lowerings (issue 13): a Go
+// Package oracle is the semantic oracle of arc's lowerings: a Go
 // interpreter of the collective part of a StableHLO module, run on the
 // original module and on arc's output, whose results are compared.
 //

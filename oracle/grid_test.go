@@ -34,7 +34,7 @@ func TestExpandSpecExamples(t *testing.T) {
 		{4, 2, CrossPartition, [][]int64{{0, 1}}, "[00 01][10 11][20 21][30 31]"},
 		{4, 2, CrossReplicaAndPartition, [][]int64{{0, 1}, {2, 3}}, "[00 10 01 11][20 30 21 31]"},
 		{4, 2, FlattenedIDs, [][]int64{{0, 1, 2, 3}, {4, 5, 6, 7}}, "[00 01 10 11][20 21 30 31]"},
-		// Issue 13's case: two replicas, two partitions, no channel.
+		// The case a device-blind lowering gets wrong: two replicas, two partitions, no channel.
 		{2, 2, CrossReplica, [][]int64{{0, 1}}, "[00 10][01 11]"},
 		{2, 2, CrossReplicaAndPartition, [][]int64{{0, 1}}, "[00 10 01 11]"},
 		// No groups: every replica (XLA), in every partition.

@@ -105,7 +105,7 @@ func TestDetectsMaxTurnedIntoSum(t *testing.T) {
 	mustDetect(t, maxOrig, edit(t, low, `"stablehlo.maximum"`, `"stablehlo.add"`), "the computation is sum over f32, the original's max over f32", oracle.Options{})
 }
 
-// TestDetectsPartitions: issue 13's case. With 2 replicas and 2 partitions
+// TestDetectsPartitions: the case a device-blind lowering gets wrong. With 2 replicas and 2 partitions
 // and no channel, [[0, 1]] means devices {0, 1} and {2, 3} under XLA's
 // default assignment; pairing devices 0 and 1 alone leaves 2 and 3 waiting.
 func TestDetectsPartitions(t *testing.T) {

@@ -39,7 +39,7 @@ type contract struct {
 }
 
 // TestCLIContract runs arc as a child process, under a memory limit and a
-// time limit, over bad inputs and output paths (issue 14): the exit code;
+// time limit, over bad inputs and output paths: the exit code;
 // for bad input the first stderr line is `arc: FILE:LINE:COL: message`;
 // never a panic or a runtime dump; when arc fails, the outputs that were
 // there before are unchanged and nothing else is left in their directory.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# acceptance.sh: issues 13 and 16's GPU acceptance for gpu/ in one device
+# acceptance.sh: the GPU acceptance of gpu/'s failures and processes in one device
 # call (docs/KERNELS.md, "Failures"; docs/RUNTIME.md, "One process per GPU").
 # Run from a folder holding new/ (this tree: Makefile, gpu/, proxy/arc_ffi*.h,
 # reference/testdata, .devbin/gputest.test from `make device-bin`) and,

@@ -560,7 +560,7 @@ func TestDecideOnALoadedProfile(t *testing.T) {
 }
 
 // TestQuantNotUsedSaysWhy: when --quant names a codec the decision does not
-// use, the reason says why (issue 17: a bf16 TP8 model on MI300X asked for
+// use, the reason says why (a bf16 TP8 model on MI300X asked for
 // int4 falls back to fp, which vLLM's table keeps off there).
 func TestQuantNotUsedSaysWhy(t *testing.T) {
 	for _, c := range []struct {

@@ -1,4 +1,4 @@
-"""What arc adds to JAX's compile time (issue 16's compile-cost figure).
+"""What arc adds to JAX's compile time (docs/RUNTIME.md's compile-cost figure).
 
 Times the compile of 20 distinct small jitted programs (jit(f).lower(x).compile(),
 each program new, so no cache answers) natively and through arc's

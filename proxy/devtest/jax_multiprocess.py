@@ -1,4 +1,4 @@
-"""JAX with one process per device through arc's standalone plugin (issue 16).
+"""JAX with one process per device through arc's standalone plugin.
 
 N processes on localhost (jax.distributed.initialize), all on GPU 0
 (local_device_ids=[0]: N global devices; start MPS first,

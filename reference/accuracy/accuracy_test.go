@@ -22,7 +22,7 @@ func measureT(t *testing.T, s collective.Spec, dist string) Metrics {
 	return m
 }
 
-// TestGaussianBounds: issue 4's bounds on N(0,1) inputs at world 8.
+// TestGaussianBounds: docs/ACCURACY.md's bounds on N(0,1) inputs at world 8.
 func TestGaussianBounds(t *testing.T) {
 	for _, dt := range []num.DType{num.F16, num.BF16} {
 		for _, c := range []struct {
@@ -92,7 +92,7 @@ func TestRanksAgree(t *testing.T) {
 	}
 }
 
-// TestInt4rHalvesInt4OnOutliers is issue 4's acceptance line: on outliers
+// TestInt4rHalvesInt4OnOutliers is int4r's reason to exist: on outliers
 // inputs int4r's relative L2 error is at most half of int4's at the same
 // bytes per value, in twoshot at every world size, for f16 and bf16, on the
 // inputs of docs/ACCURACY.md's table. On gaussian and llm inputs int4r must
