@@ -126,13 +126,13 @@ func (m *Module) prettyMesh(op *Op, b *budget) (string, *Mesh, error) {
 // that does not.
 func (m *Module) genericMesh(op *Op, b *budget) (string, *Mesh, error) {
 	attrs := m.Attrs(op)
-	sym, ok := attrValue(attrs, "sym_name")
+	sym, ok := AttrValue(attrs, "sym_name")
 	if !ok {
 		return "", nil, nil
 	}
 	name := unquote(sym)
 	for _, key := range []string{"mesh", "stablehlo.mesh"} {
-		v, ok := attrValue(attrs, key)
+		v, ok := AttrValue(attrs, key)
 		if !ok {
 			continue
 		}
@@ -173,8 +173,8 @@ func parseMeshValue(v string, b *budget) (*Mesh, error) {
 						return nil, fmt.Errorf("bad mesh axis %q", a)
 					}
 					f := parseDict(a[1 : len(a)-1])
-					n, _ := attrValue(f, "name")
-					sz, _ := attrValue(f, "size")
+					n, _ := AttrValue(f, "name")
+					sz, _ := AttrValue(f, "size")
 					name, nerr := strconv.Unquote(n)
 					size, err := strconv.ParseInt(stripType(sz), 10, 64)
 					if nerr != nil || err != nil || size <= 0 {

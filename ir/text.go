@@ -337,12 +337,12 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 
 // Attr returns the value of the named attribute, and whether it is present.
 func (m *Module) Attr(op *Op, name string) (string, bool) {
-	return attrValue(m.Attrs(op), name)
+	return AttrValue(m.Attrs(op), name)
 }
 
-// attrValue returns the value of the named attribute of attrs, and whether
-// it is present.
-func attrValue(attrs []Attr, name string) (string, bool) {
+// AttrValue returns the value of the named attribute of attrs (as Attrs
+// lists them), and whether it is present.
+func AttrValue(attrs []Attr, name string) (string, bool) {
 	for _, a := range attrs {
 		if a.Name == name {
 			return a.Value, true

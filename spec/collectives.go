@@ -57,14 +57,7 @@ func (k *Checker) checkOther(c *ir.Collective) (Result, error) {
 	}
 	mhlo := strings.HasPrefix(op.Name, "mhlo.")
 	attrs := m.Attrs(op)
-	attr := func(name string) (string, bool) {
-		for _, a := range attrs {
-			if a.Name == name {
-				return a.Value, true
-			}
-		}
-		return "", false
-	}
+	attr := func(name string) (string, bool) { return ir.AttrValue(attrs, name) }
 	v, ok := attr(rules.attr)
 	if !ok {
 		return res, fail("requires attribute '%s'", rules.attr)

@@ -557,14 +557,7 @@ func (k *Checker) read(c *ir.Collective, v *view) error {
 		v.results = append(v.results, t)
 	}
 	attrs := m.Attrs(op)
-	attr := func(name string) (string, bool) {
-		for _, a := range attrs {
-			if a.Name == name {
-				return a.Value, true
-			}
-		}
-		return "", false
-	}
+	attr := func(name string) (string, bool) { return ir.AttrValue(attrs, name) }
 	groupsAttr, ok := attr("replica_groups")
 	if !ok {
 		return fail("requires attribute 'replica_groups'")
