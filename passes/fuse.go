@@ -42,7 +42,7 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 		if _, done := m.Attr(c.Op, decision.AttrFuse); done {
 			continue
 		}
-		fz, miss, near := norms.Match(c.Op)
+		fz, miss, near := norms.Match(c)
 		if len(rows) != 1 || fz == nil && !near {
 			continue // no residual add follows: nothing to say
 		}

@@ -42,38 +42,35 @@ type NormFusion struct {
 // fusion's own ops only (h may be read anywhere: the kernel writes it too).
 // A pass that matches many ops uses one NormMatcher instead.
 func MatchNorm(m *ir.Module, op *ir.Op) (fz *NormFusion, why string, near bool) {
-	return NewNormMatcher(m).Match(op)
+	cs, err := m.Collectives()
+	if err != nil {
+		return nil, "not an all-reduce", false
+	}
+	for _, c := range cs {
+		if c.Op == op {
+			return NewNormMatcher(m).Match(c)
+		}
+	}
+	return nil, "not an all-reduce", false
 }
 
-// NormMatcher matches the all-reduces of one module, reading the module's
-// collectives and each block's def-use once, so that a pass over every
-// all-reduce costs the module's size, not its square.
+// NormMatcher matches the all-reduces of one module, reading each block's
+// def-use once, so that a pass over every all-reduce costs the module's
+// size, not its square.
 type NormMatcher struct {
-	m           *ir.Module
-	uses        map[*ir.Block]*blockUses
-	collectives map[*ir.Op]*ir.Collective
-	err         error // from reading the collectives
+	m    *ir.Module
+	uses map[*ir.Block]*blockUses
 }
 
-// NewNormMatcher reads nothing yet: the first Match does.
+// NewNormMatcher reads nothing yet: each Match reads the block it needs.
 func NewNormMatcher(m *ir.Module) *NormMatcher {
 	return &NormMatcher{m: m, uses: map[*ir.Block]*blockUses{}}
 }
 
-// Match is MatchNorm for one op of the matcher's module.
-func (nm *NormMatcher) Match(op *ir.Op) (fz *NormFusion, why string, near bool) {
-	if nm.collectives == nil {
-		nm.collectives = map[*ir.Op]*ir.Collective{}
-		var cs []*ir.Collective
-		cs, nm.err = nm.m.Collectives()
-		for _, c := range cs {
-			nm.collectives[c.Op] = c
-		}
-	}
-	c := nm.collectives[op]
-	if nm.err != nil || c == nil {
-		return nil, "not an all-reduce", false
-	}
+// Match is MatchNorm for one collective of the matcher's module, as the
+// analysis read it.
+func (nm *NormMatcher) Match(c *ir.Collective) (fz *NormFusion, why string, near bool) {
+	op := c.Op
 	u := nm.uses[op.Parent]
 	if u == nil {
 		u = newBlockUses(nm.m, op.Parent)

@@ -43,12 +43,12 @@ func (m *Machine) FuseNorm(row passes.Row, fz *passes.NormFusion) (fused, unfuse
 // add's place; it defines h and y under their names.
 func (l *lowerer) lowerFused(op *ir.Op, rows []*passes.Row) error {
 	m, ed := l.m, l.ed
-	fz, why, _ := l.norms.Match(op)
-	if fz == nil {
-		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, decision.AttrFuse, decision.NormRMS, why)
-	}
 	if len(rows) != 1 || !rows[0].RunsKernel() {
 		return m.Errorf(int(op.Start), "%s: %s = %q on an all-reduce that does not run one of arc's kernels", op.Name, decision.AttrFuse, decision.NormRMS)
+	}
+	fz, why, _ := l.norms.Match(rows[0].Collective)
+	if fz == nil {
+		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, decision.AttrFuse, decision.NormRMS, why)
 	}
 	call := fusedCallOf(l.use(rows[0].Collective.Operands[0]), l.use(fz.Residual), l.use(fz.Weight), fz, rows[0])
 	ed.Replace(fz.At, fz.H+", "+fz.Y+" = "+call.Format()+trailingLoc(m, op))
