@@ -39,13 +39,21 @@ func dirs() (gpuDir, proxyDir string) {
 	return gpuDir, filepath.Join(filepath.Dir(gpuDir), "proxy")
 }
 
-// driver builds testdata/name.cc with the real handler and communicator.
+// driver builds testdata/name.cc with the real handler and communicator,
+// whose objects every driver shares (ctest compiles them once).
 func driver(t *testing.T, name string) string {
 	t.Helper()
 	gpu, proxy := dirs()
-	out := filepath.Join(t.TempDir(), name)
-	cxx(t, out, "-O1", "-I", gpu, "-I", proxy, "-I", "testdata", filepath.Join("testdata", name+".cc"),
-		filepath.Join(gpu, "arc_ffi.cc"), filepath.Join(gpu, "arc_comm.cc"), "-lpthread")
+	dir := t.TempDir()
+	args := []string{"-O1", "-I", gpu, "-I", proxy, "-I", "testdata"}
+	var objs []string
+	for _, src := range []string{"arc_ffi.cc", "arc_comm.cc"} {
+		obj := filepath.Join(dir, strings.TrimSuffix(src, ".cc")+".o")
+		cxx(t, obj, append(args, "-c", filepath.Join(gpu, src))...)
+		objs = append(objs, obj)
+	}
+	out := filepath.Join(dir, name)
+	cxx(t, out, append(append(args, filepath.Join("testdata", name+".cc")), append(objs, "-lpthread")...)...)
 	return out
 }
 

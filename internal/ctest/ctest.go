@@ -9,14 +9,17 @@
 package ctest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // headerExts are the files of an include directory a build may read.
@@ -25,7 +28,14 @@ var headerExts = []string{".h", ".hpp", ".cuh", ".inc"}
 var cache struct {
 	sync.Mutex
 	dir   string
-	built map[string]string // key -> file in dir
+	built map[string]*build // key -> its build
+}
+
+// build is one compilation: the first test to ask runs it, the others wait.
+type build struct {
+	done chan struct{}
+	file string // in cache.dir
+	err  string // the compiler's complaint, "" when it built
 }
 
 // Cleanup removes the builds of this process; call it from TestMain after m.Run.
@@ -41,8 +51,9 @@ func Cleanup() {
 // Build runs compiler (gcc, g++) with args and "-o out", skipping the test
 // when the compiler is missing. Identical builds (same compiler, arguments
 // and file contents) are compiled once per process and copied: a copy at a
-// new path is a new dlopen, with fresh library state. out may be os.DevNull
-// for a syntax check.
+// new path is a new dlopen, with fresh library state. Different builds of
+// parallel tests run at the same time. out may be os.DevNull for a syntax
+// check.
 func Build(t testing.TB, compiler, out string, args ...string) {
 	t.Helper()
 	if _, err := exec.LookPath(compiler); err != nil {
@@ -53,39 +64,55 @@ func Build(t testing.TB, compiler, out string, args ...string) {
 		t.Fatal(err)
 	}
 	if out == os.DevNull {
-		compile(t, compiler, out, args)
+		if msg := compile(compiler, out, args); msg != "" {
+			t.Fatal(msg)
+		}
 		return
 	}
 	cache.Lock()
-	defer cache.Unlock()
 	if cache.dir == "" {
 		dir, err := os.MkdirTemp("", "arc-ctest-")
 		if err != nil {
+			cache.Unlock()
 			t.Fatal(err)
 		}
-		cache.dir, cache.built = dir, map[string]string{}
+		cache.dir, cache.built = dir, map[string]*build{}
 	}
-	built, ok := cache.built[key]
+	b, ok := cache.built[key]
 	if !ok {
-		built = filepath.Join(cache.dir, key[:16]+"-"+filepath.Base(out))
-		compile(t, compiler, built, args)
-		cache.built[key] = built
+		b = &build{done: make(chan struct{}), file: filepath.Join(cache.dir, key[:16]+"-"+filepath.Base(out))}
+		cache.built[key] = b
 	}
-	b, err := os.ReadFile(built)
+	cache.Unlock()
+	if !ok {
+		b.err = compile(compiler, b.file, args)
+		close(b.done)
+	}
+	<-b.done
+	if b.err != "" {
+		t.Fatal(b.err)
+	}
+	data, err := os.ReadFile(b.file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(out, b, 0o755); err != nil {
+	if err := os.WriteFile(out, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func compile(t testing.TB, compiler, out string, args []string) {
-	t.Helper()
-	cmd := exec.Command(compiler, append(append([]string{}, args...), "-o", out)...)
+// compileLimit bounds one compilation, so that a compiler that hangs fails its test.
+const compileLimit = 5 * time.Minute
+
+// compile runs the compiler and returns its complaint, or "".
+func compile(compiler, out string, args []string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), compileLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, compiler, append(append([]string{}, args...), "-o", out)...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", compiler, strings.Join(args, " "), err, msg)
+		return fmt.Sprintf("%s %s: %v\n%s", compiler, strings.Join(args, " "), err, msg)
 	}
+	return ""
 }
 
 // inputsKey hashes the compiler, the arguments, the files they name and
