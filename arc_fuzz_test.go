@@ -63,7 +63,9 @@ func assignment(src []byte, seed uint8) (string, func(oracle.Process) int64) {
 // passes.Verify, compiles to itself again, and computes what the input
 // computes (package oracle). The seeds are the fixtures and testdata modules
 // for every target (one each, in turn, under -fuzz), each lowering golden
-// for its own. (One target per input
+// for its own: `go test` runs them all, so every module of the repository
+// is checked for verification, idempotence and semantics on every target
+// here, once. (One target per input
 // keeps every run well inside the fuzzing engine's 10 s per input, also
 // with coverage instrumentation on a loaded machine.)
 func FuzzCompile(f *testing.F) {

@@ -78,40 +78,6 @@ func TestTargetNoneIsTheIdentity(t *testing.T) {
 	}
 }
 
-// TestLoweringIsIdempotent compiles every input for every target, then
-// compiles the result again: nothing may change.
-func TestLoweringIsIdempotent(t *testing.T) {
-	ins := inputs(t)
-	for _, target := range arc.Targets() {
-		for _, path := range sortedKeys(ins) {
-			once, _ := compile(t, path, ins[path], target)
-			twice, _ := compile(t, path, once, target)
-			if !bytes.Equal(once, twice) {
-				t.Errorf("%s for %s: a second compile changed the lowered module", path, target)
-			}
-		}
-	}
-}
-
-// TestLoweredModulesVerify re-parses every lowered module and verifies it
-// apart from the pipeline.
-func TestLoweredModulesVerify(t *testing.T) {
-	ins := inputs(t)
-	for _, target := range arc.Targets() {
-		for _, path := range sortedKeys(ins) {
-			out, _ := compile(t, path, ins[path], target)
-			m, err := ir.Parse(path, out)
-			if err != nil {
-				t.Errorf("%s for %s: the lowered module does not parse: %v", path, target, err)
-				continue
-			}
-			if err := passes.Verify(m); err != nil {
-				t.Errorf("%s for %s: %v", path, target, err)
-			}
-		}
-	}
-}
-
 // TestInspectReadsTheDecisionsBack checks that the report of a lowered
 // module, read from the module alone (what arc inspect shows), holds the
 // decisions the compile reported (read from the module select decided).

@@ -1,7 +1,6 @@
 package oracle_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,74 +8,6 @@ import (
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/oracle"
 )
-
-// seedModules lists every fixture and testdata module of the repository.
-func seedModules(t testing.TB) []string {
-	var files []string
-	for _, pat := range []string{"../testdata/fixtures/*.mlir", "../lowering/testdata/*.mlir", "../examples/*/model.mlir", "../ir/testdata/*.mlir"} {
-		m, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	return files
-}
-
-// goldenTarget is the target a lowering golden (NAME.TARGET[.VARIANT].out.mlir)
-// was written for, "" for other files.
-func goldenTarget(file string) string {
-	base := filepath.Base(file)
-	if !strings.HasSuffix(base, ".out.mlir") {
-		return ""
-	}
-	parts := strings.Split(base, ".")
-	if len(parts) < 4 {
-		return ""
-	}
-	t, _ := strings.CutPrefix(parts[1], "")
-	if i := strings.IndexByte(t, '-'); i > 0 {
-		t = t[:i] + ":" + t[i+1:]
-	}
-	return t
-}
-
-// TestFixturesEveryTarget: every fixture and testdata module that arc
-// compiles for a target (each lowering golden for its own target, the other
-// modules for every target) computes the same after lowering, on 64
-// elements of each tensor.
-func TestFixturesEveryTarget(t *testing.T) {
-	checked := 0
-	for _, f := range seedModules(t) {
-		src := mustRead(t, f)
-		orig, err := ir.Parse(f, src)
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
-		targets := arc.Targets()
-		if g := goldenTarget(f); g != "" {
-			targets = []string{g}
-		}
-		for _, target := range targets {
-			out, _, err := arc.Compile(f, src, arc.Options{Target: target})
-			if err != nil {
-				t.Logf("%s %s: rejected: %v", f, target, err)
-				continue
-			}
-			low, err := ir.Parse(f+"."+target, out)
-			if err != nil {
-				t.Errorf("%s %s: output: %v", f, target, err)
-				continue
-			}
-			if err := oracle.Check(orig, low, oracle.Options{MaxElems: 64}); err != nil {
-				t.Errorf("%s %s: %v", f, target, err)
-			}
-			checked++
-		}
-	}
-	t.Logf("%d compilations checked", checked)
-}
 
 // TestQuantizedLowerings: the sizes modules lowered with every quantized
 // codec forced on every all-reduce the two-shot kernels take (and the
