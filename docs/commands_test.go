@@ -29,6 +29,7 @@ var pages = []string{"README.md", "docs/*.md", "examples/README.md"}
 // docs'.
 var skipped = []struct{ pattern, why string }{
 	{`^make test$`, "the suite this test is part of"},
+	{`^go test \./lowering/\.\.\. -update$`, "rewrites the goldens the command before it checks; internal/golden's TestEveryTestBinaryTakesUpdate checks that every test binary takes -update"},
 	{`^make (gpu|gpu plugin|plugin|bench-bin|bench-bin device-bin-examples|device-bin-examples)$`, "builds for the GPU machine: nvcc, or -trimpath builds that compile gomlx and go-xla again (minutes); those run on a CPU too"},
 	{`make device-bench$|bash bench/devbench\.sh$|bash examples/run_on_gpu\.sh$`, "runs on the GPU machine"},
 	{`^arc bench (-q |--level )`, "times all-reduces on GPUs"},
