@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -49,11 +50,11 @@ func driver(t *testing.T, name string) string {
 	var objs []string
 	for _, src := range []string{"arc_ffi.cc", "arc_comm.cc"} {
 		obj := filepath.Join(dir, strings.TrimSuffix(src, ".cc")+".o")
-		cxx(t, obj, append(args, "-c", filepath.Join(gpu, src))...)
+		cxx(t, obj, slices.Concat(args, []string{"-c", filepath.Join(gpu, src)})...)
 		objs = append(objs, obj)
 	}
 	out := filepath.Join(dir, name)
-	cxx(t, out, append(append(args, filepath.Join("testdata", name+".cc")), append(objs, "-lpthread")...)...)
+	cxx(t, out, slices.Concat(args, []string{filepath.Join("testdata", name+".cc")}, objs, []string{"-lpthread"})...)
 	return out
 }
 
