@@ -21,27 +21,28 @@
 /* ---- integer codecs (int8, int6, int4) ---- */
 
 struct IntStats {
-  float mx, mn;  /* largest and smallest value */
-  uint32_t bad;  /* a value is NaN or +-Inf */
+  float mx, mn; /* largest and smallest value; both NaN if a value is NaN */
 };
 
 ARC_FN IntStats int_stats(const float *x) {
-  IntStats s = {x[0], x[0], 0u};
-  for (int i = 0; i < ARC_LANE; i++) {
-    s.bad |= is_finite_bits(x[i]) ? 0u : 1u;
-    s.mx = x[i] > s.mx ? x[i] : s.mx;
-    s.mn = x[i] < s.mn ? x[i] : s.mn;
+  IntStats s = {x[0], x[0]};
+  for (int i = 1; i < ARC_LANE; i++) {
+    s.mx = fmax_nan(s.mx, x[i]);
+    s.mn = fmin_nan(s.mn, x[i]);
   }
   return s;
 }
 
 ARC_FN IntStats int_stats_merge(IntStats a, IntStats b) {
-  IntStats s;
-  s.mx = b.mx > a.mx ? b.mx : a.mx;
-  s.mn = b.mn < a.mn ? b.mn : a.mn;
-  s.bad = a.bad | b.bad;
+  IntStats s = {fmax_nan(a.mx, b.mx), fmin_nan(a.mn, b.mn)};
   return s;
 }
+
+/* A value is NaN or +-Inf. mx and mn are read only where every value is
+ * finite, where they are exact whatever the order; only the sign of a zero
+ * maximum can differ, and a block whose largest magnitude is zero has scale
+ * +0 either way. */
+ARC_FN bool int_bad(IntStats s) { return !range_finite(s.mx, s.mn); }
 
 /* The signed value of largest magnitude; a tie picks the negative one. */
 ARC_FN float signed_max(IntStats st) { return st.mx > -st.mn ? st.mx : st.mn; }
@@ -64,46 +65,65 @@ ARC_FN float code_value(uint32_t c, int B) { return fsub(bits_f32(0x4B000000u | 
 template <int BITS>
 ARC_FN uint16_t int_scale(IntStats st, float *scale) {
   const float B = (float)(1 << (BITS - 1));
-  if (st.bad) {
-    *scale = f16_to_f32(0x7E00);
-    return 0x7E00;
+  const uint16_t s16 = f16c(fmul(signed_max(st), -1.0f / B)); /* m / -B: B is a power of two, the product exact */
+  const float s = f16_to_f32(s16);
+  const bool bad = int_bad(st), zero = s == 0.0f;
+  *scale = bad ? f16_to_f32(0x7E00) : zero ? 0.0f : s;
+  return bad ? (uint16_t)0x7E00 : zero ? (uint16_t)0 : s16;
+}
+
+/* Codes are packed from round_code's sums as they are, 0x4B400000 + c: each
+ * lane's constant part, shifted with it, adds the same K to the word (mod
+ * 2^32 per half), which is subtracted once; the codes' fields do not overlap,
+ * so no carry crosses them. sum[i] is the f32 bits of code i. */
+template <int BITS>
+ARC_FN uint64_t pack_codes(const uint32_t *sum) {
+  const uint32_t c0 = 0x4B400000u;
+  uint32_t lo = 0, hi = 0, klo = 0, khi = 0;
+  for (int i = 0; i < ARC_LANE; i++) {
+    const int at = BITS * i;
+    if (at < 32) {
+      lo += sum[i] << at;
+      klo += c0 << at;
+    }
+    if (at + BITS > 32) { /* the high part of the code: c0's low bits are zero, so the shift keeps it whole */
+      hi += at < 32 ? sum[i] >> (32 - at) : sum[i] << (at - 32);
+      khi += at < 32 ? c0 >> (32 - at) : c0 << (at - 32);
+    }
   }
-  uint16_t s16 = f16c(fmul(signed_max(st), -1.0f / B)); /* m / -B: B is a power of two, the product exact */
-  float s = f16_to_f32(s16);
-  if (s == 0.0f) {
-    *scale = 0.0f;
-    return 0;
-  }
-  *scale = s;
-  return s16;
+  return (uint64_t)(lo - klo) | (uint64_t)(hi - khi) << 32;
 }
 
 /* int_codes packs a lane's 8 codes; s is the value int_scale returned. */
 template <int BITS>
 ARC_FN uint64_t int_codes(const float *x, float s) {
   const int B = 1 << (BITS - 1);
-  uint64_t w = 0;
-  if (s == 0.0f || s != s) { /* zero or NaN scale: every code is B */
-    for (int i = 0; i < ARC_LANE; i++) w |= (uint64_t)B << (BITS * i);
-    return w;
-  }
-  float r = frcp(s);
+  const bool plain = s != 0.0f && s == s; /* zero or NaN scale: every code is B */
+  const float r = plain ? frcp(s) : 0.0f;
   const float lo = (float)(-B), hi = (float)(B - 1);
-  for (int i = 0; i < ARC_LANE; i++) {
-    float v = fmul(x[i], r);
-    v = v < lo ? lo : (v > hi ? hi : v); /* clamping first rounds the same */
-    w |= (uint64_t)round_code(v, B) << (BITS * i);
+  uint32_t sum[ARC_LANE];
+  for (int i = 0; i < ARC_LANE; i++) /* clamping first rounds the same */
+    sum[i] = f32_bits(fadd(fclamp(fmul(x[i], r), lo, hi), 12582912.0f + (float)B));
+  uint64_t all_b = 0;
+  for (int i = 0; i < ARC_LANE; i++) all_b |= (uint64_t)B << (BITS * i);
+  return plain ? pack_codes<BITS>(sum) : all_b;
+}
+
+/* 2^23 + c for code i of a lane's word, as f32 bits; int8's in one byte
+ * permute (its code bytes and the exponent byte of 0x4B000000). */
+template <int BITS>
+ARC_FN uint32_t code_bits(uint64_t w, int i) {
+  if (BITS == 8) {
+    const uint32_t half = (uint32_t)(w >> (32 * (i >> 2)));
+    return byte_perm(half, 0x4B000000u, (uint32_t)(i & 3) | 0x7440u);
   }
-  return w;
+  return 0x4B000000u | ((uint32_t)(w >> (BITS * i)) & ((1u << BITS) - 1u));
 }
 
 template <int BITS>
 ARC_FN void int_decode(uint64_t w, float s, float *y) {
-  const int B = 1 << (BITS - 1);
-  const uint64_t mask = (1u << BITS) - 1u;
-  for (int i = 0; i < ARC_LANE; i++) {
-    y[i] = fmul(code_value((uint32_t)(w >> (BITS * i)) & (uint32_t)mask, B), s);
-  }
+  const float k = 8388608.0f + (float)(1 << (BITS - 1)); /* 2^23 + B */
+  for (int i = 0; i < ARC_LANE; i++) y[i] = fmul(fsub(bits_f32(code_bits<BITS>(w, i)), k), s);
 }
 
 /* ---- fp8: e4m3 codes with an f32 scale ---- */
@@ -153,31 +173,24 @@ ARC_FN float e4m3_to_f32(uint32_t c) {
 #endif
 
 struct Fp8Stats {
-  float a;      /* largest magnitude */
-  uint32_t bad; /* a value is NaN or +-Inf */
+  float a; /* largest magnitude; NaN if a value is NaN */
 };
 
 ARC_FN Fp8Stats fp8_stats(const float *x) {
-  Fp8Stats s = {0.0f, 0u};
-  for (int i = 0; i < ARC_LANE; i++) {
-    s.bad |= is_finite_bits(x[i]) ? 0u : 1u;
-    float m = bits_f32(f32_bits(x[i]) & 0x7FFFFFFFu);
-    s.a = m > s.a ? m : s.a;
-  }
+  Fp8Stats s = {0.0f};
+  for (int i = 0; i < ARC_LANE; i++) s.a = fmax_nan(s.a, bits_f32(f32_bits(x[i]) & 0x7FFFFFFFu));
   return s;
 }
 
 ARC_FN Fp8Stats fp8_stats_merge(Fp8Stats x, Fp8Stats y) {
-  Fp8Stats s;
-  s.a = y.a > x.a ? y.a : x.a;
-  s.bad = x.bad | y.bad;
+  Fp8Stats s = {fmax_nan(x.a, y.a)};
   return s;
 }
 
 /* The block's scale: NaN for a non-finite block, 0 for zeros, else a/448,
  * at least 2^-126 so that 1/scale stays finite. */
 ARC_FN float fp8_scale(Fp8Stats st) {
-  if (st.bad) return bits_f32(0x7FC00000u);
+  if (!range_finite(st.a, 0.0f)) return bits_f32(0x7FC00000u);
   if (st.a == 0.0f) return 0.0f;
   float s = fdiv(st.a, 448.0f);
   const float min_scale = bits_f32(0x00800000u); /* 2^-126 */

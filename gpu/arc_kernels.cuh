@@ -102,14 +102,12 @@ ARC_D IntStats shfl_stats(IntStats s, int m) {
   IntStats o;
   o.mx = shfl_xor(s.mx, m);
   o.mn = shfl_xor(s.mn, m);
-  o.bad = shfl_xor(s.bad, m);
   return o;
 }
 
 ARC_D Fp8Stats shfl_stats(Fp8Stats s, int m) {
   Fp8Stats o;
   o.a = shfl_xor(s.a, m);
-  o.bad = shfl_xor(s.bad, m);
   return o;
 }
 
@@ -229,7 +227,7 @@ struct Int4RCodec {
     scale_all(y, 0.25f);
     rot_flip(y, lane);
     float e1 = group_err(sq_err_lane(x, y));
-    if (sw.bad) e1 = bits_f32(0x7FC00000u); /* the rotation overflowed: never chosen */
+    if (int_bad(sw)) e1 = bits_f32(0x7FC00000u); /* the rotation overflowed: never chosen */
     /* mode 2: split */
     Top2 tp = top2_lane(x, lane);
     tp = top2_merge(tp, shfl_top2(tp, 1));
@@ -256,7 +254,7 @@ struct Int4RCodec {
       eb = e1;
     }
     if (e2 < eb) best = 2;
-    if (st.bad) {
+    if (int_bad(st)) {
       o.h = 0x7E00;
       o.p = ARC_NAN_WORD;
     } else {
@@ -736,6 +734,7 @@ ARC_D void reduce_tile(const KernelArgs &a, uint64_t lo, uint64_t hi, uint64_t j
 /* A short last block encodes its missing positions as +0, whatever a decode
  * left there (int4r's inverse rotation spreads values into them). */
 ARC_D void clear_padding(float *v, uint64_t e0, uint64_t n) {
+  if (e0 + ARC_LANE <= n) return; /* every atom but the last */
   for (int i = 0; i < ARC_LANE; i++)
     if (e0 + i >= n) v[i] = 0.0f;
 }

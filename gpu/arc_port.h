@@ -192,6 +192,44 @@ ARC_FN float bits_f32(uint32_t u) {
 }
 ARC_FN bool is_finite_bits(float f) { return (f32_bits(f) & 0x7F800000u) != 0x7F800000u; }
 
+/* The bytes of (b, a) that s selects, a nibble each (CUDA's __byte_perm
+ * without its sign modes): byte k of the result is byte (s >> 4k) & 7. */
+#if ARC_CUDA || ARC_HIP
+ARC_D uint32_t byte_perm(uint32_t a, uint32_t b, uint32_t s) { return __byte_perm(a, b, s); }
+#else
+ARC_FN uint32_t byte_perm(uint32_t a, uint32_t b, uint32_t s) {
+  const uint64_t v = (uint64_t)b << 32 | a;
+  uint32_t r = 0;
+  for (int k = 0; k < 4; k++) r |= (uint32_t)(v >> (8 * ((s >> (4 * k)) & 7u)) & 0xFFu) << (8 * k);
+  return r;
+}
+#endif
+
+/* max and min that return NaN when an operand is NaN (the sign of a zero
+ * result is unspecified: no caller reads it), so that one pass over a block
+ * gives its range and whether every value is finite. One instruction each on
+ * CUDA (sm_80 and up). clamp(v, lo, hi) for v that is not NaN. */
+#if ARC_CUDA
+ARC_D float fmax_nan(float a, float b) {
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+ARC_D float fmin_nan(float a, float b) {
+  float r;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+ARC_D float fclamp(float v, float lo, float hi) { return fminf(fmaxf(v, lo), hi); }
+#else
+ARC_FN float fmax_nan(float a, float b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }
+ARC_FN float fmin_nan(float a, float b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
+ARC_FN float fclamp(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+#endif
+/* Neither NaN nor +-Inf lies in [lo, hi] when both are the results of
+ * fmax_nan/fmin_nan over a set: the set is finite. */
+ARC_FN bool range_finite(float mx, float mn) { return mx <= 3.40282347e38f && mn >= -3.40282347e38f; }
+
 /* ---- 16-bit types, kept as raw bits ---- */
 #if ARC_CUDA
 ARC_D float f16_to_f32(uint16_t h) { return __half2float(__ushort_as_half(h)); }

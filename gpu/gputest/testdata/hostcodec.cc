@@ -87,7 +87,7 @@ void int4r_encode(const float *x, uint8_t *dst) {
   float y[32], e[4];
   for (int l = 0; l < 4; l++) st[l] = int_stats(x + 8 * l);
   const IntStats all = group_stats(st);
-  if (all.bad) {
+  if (int_bad(all)) {
     put16(dst, 0x7E00);
     memset(dst + 2, 0x88, 16);
     return;
@@ -125,7 +125,7 @@ void int4r_encode(const float *x, uint8_t *dst) {
     rot_flip(y + 8 * l, l);
     e[l] = sq_err_lane(x + 8 * l, y + 8 * l);
   }
-  float e1 = sw.bad ? bits_f32(0x7FC00000u) : group_err(e);
+  float e1 = int_bad(sw) ? bits_f32(0x7FC00000u) : group_err(e);
   // mode 2: split
   Top2 t[4], m[4];
   for (int l = 0; l < 4; l++) t[l] = top2_lane(x + 8 * l, l);
