@@ -26,7 +26,9 @@
  * NCCL_P2P_DISABLE=1 in the environment. --devices places rank r on the r-th
  * device listed (logical ranks: "0,0" is world 2 on one GPU, a figure of the
  * kernels' own cost, not of any link); NCCL refuses ranks sharing a GPU, so
- * name it in --only only with distinct devices.
+ * name it in --only only with distinct devices. "launch" in --only (never
+ * by default) adds a row of empty kernels of oneshot's grid, timed the same
+ * way: a call's fixed cost before it moves a byte.
  *
  * floor_us is the HBM floor of the call: the bytes an arc lowering must move
  * through a rank's memory (read and written; hbm_bytes, docs/KERNELS.md),
@@ -172,6 +174,8 @@ static double hbm_bytes(const Lowering &l, int world, size_t es, double S, size_
   if (l.norm == 2) b += 4 * S + w;                                      /* sum and residual read, h and y written */
   return b;
 }
+
+__global__ void empty_kernel() {} /* the launch row */
 
 struct Bench {
   int world;
@@ -388,6 +392,28 @@ struct Bench {
     }
   }
 
+  /* The launch row: k empty kernels per rank, of oneshot's grid for count
+   * elements, captured and timed as arc's calls are: what a call costs
+   * before it moves a byte. */
+  double launch_only(size_t count, int k) {
+    int sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev[0]));
+    const int blocks = (int)std::min<size_t>((count + 2047) / 2048, (size_t)sms);
+    std::vector<cudaGraphExec_t> exec(world);
+    for (int r = 0; r < world; r++) {
+      CK(cudaSetDevice(dev[r]));
+      CK(cudaStreamBeginCapture(s[r], cudaStreamCaptureModeThreadLocal));
+      for (int i = 0; i < k; i++) empty_kernel<<<blocks, 256, 0, s[r]>>>();
+      cudaGraph_t g;
+      CK(cudaStreamEndCapture(s[r], &g));
+      CK(cudaGraphInstantiateWithFlags(&exec[r], g, 0));
+      CK(cudaGraphDestroy(g));
+    }
+    double us = timed(k, [&] { launch(exec); });
+    for (int r = 0; r < world; r++) CK(cudaGraphExecDestroy(exec[r]));
+    return us;
+  }
+
   double arc(size_t count, int dtype, const Lowering &l, int k) {
     std::vector<cudaGraphExec_t> exec(world);
     for (int r = 0; r < world; r++) {
@@ -567,6 +593,7 @@ int main(int argc, char **argv) {
       if (graph > 0) row("nccl-graph", "graph", graph, nullptr);
       if (sym_eager > 0) row("nccl-symm", "eager", sym_eager, nullptr);
       if (sym_graph > 0) row("nccl-symm-graph", "graph", sym_graph, nullptr);
+      if (!keep.empty() && wanted("launch")) row("launch", "graph", b.launch_only(count, k), nullptr);
       for (const Lowering &l : lows) {
         if (!wanted(l.name) && !(l.norm && wanted(l.name.substr(0, l.name.find(l.norm == 1 ? "+" : "-then")))))
           continue;
