@@ -99,7 +99,7 @@ template <int BITS>
 ARC_FN uint64_t int_codes(const float *x, float s) {
   const int B = 1 << (BITS - 1);
   const bool plain = s != 0.0f && s == s; /* zero or NaN scale: every code is B */
-  const float r = plain ? frcp(s) : 0.0f;
+  const float r = plain ? frcp_normal(s) : 0.0f; /* s is an f16 value */
   const float lo = (float)(-B), hi = (float)(B - 1);
   uint32_t sum[ARC_LANE];
   for (int i = 0; i < ARC_LANE; i++) /* clamping first rounds the same */
