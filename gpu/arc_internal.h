@@ -15,7 +15,9 @@
  * thread; ARC_BLOCKS_PER_SM of them fit on a multiprocessor at once (the
  * launch bounds cap registers so), and the grid is sized for that. */
 #define ARC_THREADS 256
+#ifndef ARC_BLOCKS_PER_SM
 #define ARC_BLOCKS_PER_SM 2
+#endif
 #define ARC_TILE_ELEMS (ARC_THREADS * 8)
 #define ARC_TILE_BLOCKS (ARC_THREADS / 4)
 
