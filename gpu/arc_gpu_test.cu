@@ -44,6 +44,10 @@ extern "C" int arc_test_free(int dev, void *p) {
 extern "C" int arc_test_copy(int dev, void *dst, const void *src, size_t bytes) {
   TRY(gpuSetDevice(dev));
   TRY(gpuMemcpy(dst, src, bytes, gpuMemcpyDefault));
+  /* From pageable host memory cudaMemcpy may return before its DMA lands,
+   * and the legacy stream it uses does not order the ranks' non-blocking
+   * streams after it: a kernel could read part of the old input. */
+  TRY(gpuDeviceSynchronize());
   return ARC_OK;
 }
 
