@@ -55,10 +55,14 @@ ARC_FN uint16_t f16c(float v) { return f32_to_f16(v > 65504.0f ? 65504.0f : (v <
  * even: B is even, so the parity is v's), and the code is the low bits of
  * the sum, whose exponent is fixed. The conversions (float)int and
  * (int)rne(v) go through a slower pipe. */
-ARC_FN uint32_t round_code(float v, int B) { return f32_bits(fadd(v, 12582912.0f + (float)B)) - 0x4B400000u; }
+#define ARC_ROUND_BITS 0x4B400000u /* the sum's bits less the code: 1.5 * 2^23 */
+ARC_FN uint32_t round_sum(float v, int B) { return f32_bits(fadd(v, 12582912.0f + (float)B)); }
+ARC_FN uint32_t round_code(float v, int B) { return round_sum(v, B) - ARC_ROUND_BITS; }
 
-/* (float)(c - B) for a code c < 2^23, exact: 2^23 + c minus 2^23 + B. */
-ARC_FN float code_value(uint32_t c, int B) { return fsub(bits_f32(0x4B000000u | c), 8388608.0f + (float)B); }
+/* (float)(c - B) for a code c < 2^23, exact: 2^23 + c minus 2^23 + B;
+ * code_bits_value takes 2^23 + c as f32 bits. */
+ARC_FN float code_bits_value(uint32_t bits, int B) { return fsub(bits_f32(bits), 8388608.0f + (float)B); }
+ARC_FN float code_value(uint32_t c, int B) { return code_bits_value(0x4B000000u | c, B); }
 
 /* int_scale turns the block's stats into the stored f16 scale (bits) and its
  * value. NaN scale (0x7E00) marks a non-finite block; a zero scale is +0. */
@@ -72,13 +76,13 @@ ARC_FN uint16_t int_scale(IntStats st, float *scale) {
   return bad ? (uint16_t)0x7E00 : zero ? (uint16_t)0 : s16;
 }
 
-/* Codes are packed from round_code's sums as they are, 0x4B400000 + c: each
+/* Codes are packed from round_sum's sums as they are, ARC_ROUND_BITS + c: each
  * lane's constant part, shifted with it, adds the same K to the word (mod
  * 2^32 per half), which is subtracted once; the codes' fields do not overlap,
  * so no carry crosses them. sum[i] is the f32 bits of code i. */
 template <int BITS>
 ARC_FN uint64_t pack_codes(const uint32_t *sum) {
-  const uint32_t c0 = 0x4B400000u;
+  const uint32_t c0 = ARC_ROUND_BITS;
   uint32_t lo = 0, hi = 0, klo = 0, khi = 0;
   for (int i = 0; i < ARC_LANE; i++) {
     const int at = BITS * i;
@@ -103,7 +107,7 @@ ARC_FN uint64_t int_codes(const float *x, float s) {
   const float lo = (float)(-B), hi = (float)(B - 1);
   uint32_t sum[ARC_LANE];
   for (int i = 0; i < ARC_LANE; i++) /* clamping first rounds the same */
-    sum[i] = f32_bits(fadd(fclamp(fmul(x[i], r), lo, hi), 12582912.0f + (float)B));
+    sum[i] = round_sum(fclamp(fmul(x[i], r), lo, hi), B);
   uint64_t all_b = 0;
   for (int i = 0; i < ARC_LANE; i++) all_b |= (uint64_t)B << (BITS * i);
   return plain ? pack_codes<BITS>(sum) : all_b;
@@ -122,8 +126,7 @@ ARC_FN uint32_t code_bits(uint64_t w, int i) {
 
 template <int BITS>
 ARC_FN void int_decode(uint64_t w, float s, float *y) {
-  const float k = 8388608.0f + (float)(1 << (BITS - 1)); /* 2^23 + B */
-  for (int i = 0; i < ARC_LANE; i++) y[i] = fmul(fsub(bits_f32(code_bits<BITS>(w, i)), k), s);
+  for (int i = 0; i < ARC_LANE; i++) y[i] = fmul(code_bits_value(code_bits<BITS>(w, i), 1 << (BITS - 1)), s);
 }
 
 /* ---- fp8: e4m3 codes with an f32 scale ---- */

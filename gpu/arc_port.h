@@ -201,7 +201,6 @@ ARC_FN float bits_f32(uint32_t u) {
   memcpy(&f, &u, 4);
   return f;
 }
-ARC_FN bool is_finite_bits(float f) { return (f32_bits(f) & 0x7F800000u) != 0x7F800000u; }
 
 /* The bytes of (b, a) that s selects, a nibble each (CUDA's __byte_perm
  * without its sign modes): byte k of the result is byte (s >> 4k) & 7. */
