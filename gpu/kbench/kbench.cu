@@ -399,11 +399,20 @@ struct Bench {
     int sms = 0;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev[0]));
     const int blocks = (int)std::min<size_t>((count + 2047) / 2048, (size_t)sms);
+    return captured(k, [&](int r) {
+      for (int i = 0; i < k; i++) empty_kernel<<<blocks, 256, 0, s[r]>>>();
+    });
+  }
+
+  /* Captures what enqueue(r) puts on rank r's stream (k calls) in a graph
+   * per rank and times their replays: us per call. */
+  template <class F>
+  double captured(int k, F enqueue) {
     std::vector<cudaGraphExec_t> exec(world);
     for (int r = 0; r < world; r++) {
       CK(cudaSetDevice(dev[r]));
       CK(cudaStreamBeginCapture(s[r], cudaStreamCaptureModeThreadLocal));
-      for (int i = 0; i < k; i++) empty_kernel<<<blocks, 256, 0, s[r]>>>();
+      enqueue(r);
       cudaGraph_t g;
       CK(cudaStreamEndCapture(s[r], &g));
       CK(cudaGraphInstantiateWithFlags(&exec[r], g, 0));
@@ -415,10 +424,7 @@ struct Bench {
   }
 
   double arc(size_t count, int dtype, const Lowering &l, int k) {
-    std::vector<cudaGraphExec_t> exec(world);
-    for (int r = 0; r < world; r++) {
-      CK(cudaSetDevice(dev[r]));
-      CK(cudaStreamBeginCapture(s[r], cudaStreamCaptureModeThreadLocal));
+    return captured(k, [&](int r) {
       for (int i = 0; i < k; i++) {
         if (l.norm == 1) {
           arc_norm n = {res[r], wgt[r], y[r], row, ARC_NORM_MEAN_DIV, (float)row, 1e-5f, ARC_NORM_WEIGHT_F32};
@@ -431,14 +437,7 @@ struct Bench {
           CK(cudaGetLastError());
         }
       }
-      cudaGraph_t g;
-      CK(cudaStreamEndCapture(s[r], &g));
-      CK(cudaGraphInstantiateWithFlags(&exec[r], g, 0));
-      CK(cudaGraphDestroy(g));
-    }
-    double us = timed(k, [&] { launch(exec); });
-    for (int r = 0; r < world; r++) CK(cudaGraphExecDestroy(exec[r]));
-    return us;
+    });
   }
 };
 
