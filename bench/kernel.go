@@ -166,7 +166,9 @@ const (
 
 // ReadKernelCSV reads kbench's CSV: a header row, then one row per
 // measurement, with at least the columns world, dtype, bytes, lowering and
-// us. Bandwidths and ratios are derived again from the time.
+// us, and floor_us where kbench prints it (0 for NCCL's rows: no floor).
+// Bandwidths and ratios, x_floor among them, are derived again from the
+// time.
 func ReadKernelCSV(r io.Reader, link string) ([]Result, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -200,6 +202,11 @@ func ReadKernelCSV(r io.Reader, link string) ([]Result, error) {
 		}
 		res := Result{Level: "kernel", Link: link, World: world, DType: get("dtype"), Bytes: size,
 			Lowering: kernelLowering(get("lowering")), US: t}
+		if _, ok := col["floor_us"]; ok { // older kbench printed no floor
+			if res.FloorUS, err = strconv.ParseFloat(get("floor_us"), 64); err != nil {
+				return nil, fmt.Errorf("line %d: floor_us %q must be a number", n+2, get("floor_us"))
+			}
+		}
 		if t <= 0 {
 			res.Err = "kbench reported no time"
 		}
@@ -253,7 +260,7 @@ func PolicyAuto(rs []Result, o LowerOptions) []Result {
 		case !got.OK():
 			auto.Err = fmt.Sprintf("arc's policy picks %s, which failed: %s", chose, got.Err)
 		default:
-			auto.US, auto.P25, auto.P75 = got.US, got.P25, got.P75
+			auto.US, auto.P25, auto.P75, auto.FloorUS = got.US, got.P25, got.P75, got.FloorUS
 		}
 		out = append(out, auto)
 	}

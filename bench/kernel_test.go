@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,8 +31,8 @@ func TestReadKernelCSV(t *testing.T) {
 	if want := "native nccl-graph oneshot twoshot:fp lowprec:fp8"; strings.Join(got, " ") != want {
 		t.Errorf("lowerings %q, want %q", strings.Join(got, " "), want)
 	}
-	if r := rs[14]; r.Level != "kernel" || r.Link != "peer" || r.World != 2 || r.DType != "f16" || r.Bytes != 64<<20 || r.US != 120 {
-		t.Errorf("row 15: %+v", r)
+	if r := rs[14]; r.Level != "kernel" || r.Link != "peer" || r.World != 2 || r.DType != "f16" || r.Bytes != 64<<20 || r.US != 120 || r.FloorUS != 0 {
+		t.Errorf("row 15: %+v", r) // kbench before floor_us: no floor
 	}
 	if _, err := ReadKernelCSV(strings.NewReader("link,world,dtype,bytes,us\n"), "peer"); err == nil || !strings.Contains(err.Error(), "no lowering column") {
 		t.Errorf("header without lowering: %v", err)
@@ -39,6 +40,57 @@ func TestReadKernelCSV(t *testing.T) {
 	if _, err := ReadKernelCSV(strings.NewReader("world,dtype,bytes,lowering,us\n2,f16,4096,nccl,fast\n"), "peer"); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("bad time: %v", err)
 	}
+	if _, err := ReadKernelCSV(strings.NewReader("world,dtype,bytes,lowering,us,floor_us\n2,f16,4096,oneshot,3,low\n"), "peer"); err == nil || !strings.Contains(err.Error(), `line 2: floor_us "low"`) {
+		t.Errorf("bad floor: %v", err)
+	}
+}
+
+// TestReadKernelFloors: kbench's floor_us is each result's FloorUS, and
+// auto takes the floor of what it picks, as it takes its time.
+func TestReadKernelFloors(t *testing.T) {
+	rs := readKernelFile(t, "testdata/kbench_logical.csv")
+	got := map[string]Result{}
+	for _, r := range rs {
+		got[FormatSize(r.Bytes)+" "+string(r.Lowering)] = r
+	}
+	for key, want := range map[string][2]float64{
+		"64M twoshot:fp": {142.9, 129.3}, "64M twoshot:int8": {169.4, 99.0}, "64M twoshot:int4": {172.7, 82.83}, "1M oneshot": {6.9, 2.02},
+	} {
+		if r := got[key]; r.US != want[0] || r.FloorUS != want[1] {
+			t.Errorf("%s: %.2f us, floor %.2f; want %.2f and %.2f", key, r.US, r.FloorUS, want[0], want[1])
+		}
+	}
+	if x := got["64M twoshot:fp"].XFloor(); math.Abs(x-142.9/129.3) > 1e-12 {
+		t.Errorf("64M twoshot:fp is %.3fx of its floor", x)
+	}
+	if len(rs) != 28 || (Result{US: 3}).XFloor() != 0 || (Result{US: 3, FloorUS: 1, Err: "boom"}).XFloor() != 0 {
+		t.Errorf("%d results; XFloor without a floor or a time must be 0", len(rs))
+	}
+	auto := map[int64]Result{}
+	for _, a := range PolicyAuto(rs, LowerOptions{Target: "cuda:nvlink"}) {
+		auto[a.Bytes] = a
+	}
+	for _, n := range []int64{1 << 20, 64 << 20} {
+		a := auto[n]
+		chose := got[FormatSize(n)+" "+a.ChoseName()]
+		if !a.OK() || chose.FloorUS == 0 || a.US != chose.US || a.FloorUS != chose.FloorUS {
+			t.Errorf("auto at %s: %+v; what it chose: %+v", FormatSize(n), a, chose)
+		}
+	}
+}
+
+func readKernelFile(t *testing.T, name string) []Result {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rs, err := ReadKernelCSV(f, "peer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
 }
 
 // fakeKbench writes a script that stands in for kbench: it records its

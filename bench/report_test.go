@@ -76,6 +76,27 @@ func TestCSVRoundTrip(t *testing.T) {
 			}
 		}
 	}
+
+	// Floors go out and back; x_floor is derived. The sample has none: a
+	// kernel-level sweep of logical ranks (kbench_logical.csv) has them.
+	kern := readKernelFile(t, "testdata/kbench_logical.csv")
+	buf.Reset()
+	if err := WriteCSV(&buf, kern); err != nil {
+		t.Fatal(err)
+	}
+	if back, err = ReadCSV(bytes.NewReader(buf.Bytes())); err != nil || len(back) != len(kern) {
+		t.Fatalf("read %d kernel results back (%v), wrote %d", len(back), err, len(kern))
+	}
+	for i, r := range kern {
+		if back[i].FloorUS != r.FloorUS || back[i].US != r.US {
+			t.Errorf("row %d: read %+v, wrote %+v", i, back[i], r)
+		}
+	}
+	if !strings.Contains(buf.String(), ",speedup_vs_best_native,floor_us,x_floor,chose,") ||
+		!strings.Contains(buf.String(), "kernel,peer,2,f16,67108864,twoshot:int8,169.400,") ||
+		!strings.Contains(buf.String(), ",0.000,99.000,1.711,,\n") {
+		t.Errorf("kernel CSV lacks the floor columns or int8's floor at 64M:\n%s", buf.String())
+	}
 }
 
 func TestReadCSVErrors(t *testing.T) {

@@ -23,8 +23,12 @@ type Result struct {
 	// ChainUS and ControlUS are the medians of the whole chained and control
 	// programs (XLA level only).
 	ChainUS, ControlUS float64
-	Chose              string // what auto chose (a profile key)
-	Err                string // why there is no time
+	// FloorUS is the least time the call can take (kernel level: kbench's
+	// floor_us, the bytes it must move over the bandwidth measured in the
+	// same run; 0: none, as for NCCL).
+	FloorUS float64
+	Chose   string // what auto chose (a profile key)
+	Err     string // why there is no time
 }
 
 // OK reports whether the result holds a time.
@@ -37,6 +41,15 @@ func (r Result) AlgBW() float64 {
 		return 0
 	}
 	return float64(r.Bytes) / r.US / 1e3
+}
+
+// XFloor is the time over the floor, how far the call is from the least
+// time it can take; 0 without a floor or a time.
+func (r Result) XFloor() float64 {
+	if !r.OK() || r.US <= 0 || r.FloorUS <= 0 {
+		return 0
+	}
+	return r.US / r.FloorUS
 }
 
 // BusBW is nccl-tests' bus bandwidth of an all-reduce: AlgBW * 2(W-1)/W,
@@ -140,12 +153,12 @@ func (r Result) ChoseName() string {
 
 var csvHeader = []string{
 	"level", "link", "world", "dtype", "bytes", "lowering", "us", "us_p25", "us_p75", "chain_us", "control_us",
-	"algbw_gbps", "busbw_gbps", "speedup_vs_native", "best_native", "speedup_vs_best_native", "chose", "error",
+	"algbw_gbps", "busbw_gbps", "speedup_vs_native", "best_native", "speedup_vs_best_native", "floor_us", "x_floor", "chose", "error",
 }
 
 // WriteCSV writes results with a header row. Bandwidths, the speedups over
-// native and over the best native in the same cell, and which native that
-// is, are derived columns that ReadCSV ignores.
+// native and over the best native in the same cell, which native that is,
+// and the time over the floor are derived columns that ReadCSV ignores.
 func WriteCSV(w io.Writer, rs []Result) error {
 	ix := indexResults(rs)
 	cw := csv.NewWriter(w)
@@ -156,7 +169,7 @@ func WriteCSV(w io.Writer, rs []Result) error {
 		cw.Write([]string{
 			r.Level, r.Link, strconv.Itoa(r.World), r.DType, strconv.FormatInt(r.Bytes, 10), string(r.Lowering),
 			f(r.US), f(r.P25), f(r.P75), f(r.ChainUS), f(r.ControlUS), f(r.AlgBW()), f(r.BusBW()), f(ix.speedup(r)),
-			string(best.Lowering), f(ix.speedupBest(r)), r.ChoseName(), r.Err,
+			string(best.Lowering), f(ix.speedupBest(r)), f(r.FloorUS), f(r.XFloor()), r.ChoseName(), r.Err,
 		})
 	}
 	cw.Flush()
@@ -216,7 +229,8 @@ func ReadCSV(r io.Reader) ([]Result, error) {
 		r := Result{
 			Level: get("level"), Link: get("link"), World: world, DType: get("dtype"), Bytes: bytes,
 			Lowering: l, US: num("us"), P25: num("us_p25"), P75: num("us_p75"),
-			ChainUS: num("chain_us"), ControlUS: num("control_us"), Chose: chosenKey(get("chose")), Err: get("error"),
+			ChainUS: num("chain_us"), ControlUS: num("control_us"), FloorUS: num("floor_us"),
+			Chose: chosenKey(get("chose")), Err: get("error"),
 		}
 		if bad != nil {
 			return nil, bad
