@@ -13,26 +13,29 @@ import (
 	"strings"
 )
 
-// WritePlot draws, as SVG, for each table WriteTable would print, two
-// panels: the time of one all-reduce against its size, and each lowering's
-// speedup over the best native (over native when it is the only one), both
-// on log axes; one legend at the right serves every panel, each lowering
-// keeping its colour, marker and dashes throughout.
+// WritePlot draws, as SVG, for each series WriteTable prints, a row of
+// panels: the time of one all-reduce against its size, each lowering's
+// speedup over the best native (over native when it is the only one), and,
+// where the series has floors (the kernel level), each lowering's time over
+// its floor, all on log axes; one legend at the right serves every panel,
+// each lowering keeping its colour, marker and dashes throughout.
 func WritePlot(w io.Writer, rs []Result) error {
 	ix := indexResults(rs)
 	styles := lineStyles(rs)
 	drawn := map[Lowering]bool{}
-	var rows [][2]panel
+	var rows [][]panel
+	cols := 0
 	for _, s := range seriesOf(rs) {
-		if timeP, speedP, ok := seriesPanels(s, ix, rs, drawn); ok {
-			rows = append(rows, [2]panel{timeP, speedP})
+		if row := seriesPanels(s, ix, rs, drawn); len(row) > 0 {
+			rows = append(rows, row)
+			cols = max(cols, len(row))
 		}
 	}
 	if len(rows) == 0 {
 		return fmt.Errorf("nothing to plot: no measurement succeeded")
 	}
 	var b bytes.Buffer
-	width, height := 2*panelW+legendW, len(rows)*panelH
+	width, height := cols*panelW+legendW, len(rows)*panelH
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Liberation Serif, Times New Roman, serif" font-size="13">`+"\n",
 		width, height, width, height)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
@@ -41,7 +44,7 @@ func WritePlot(w io.Writer, rs []Result) error {
 			p.draw(&b, float64(j*panelW), float64(i*panelH), styles)
 		}
 	}
-	drawLegend(&b, float64(2*panelW), rs, styles, drawn)
+	drawLegend(&b, float64(cols*panelW), rs, styles, drawn)
 	b.WriteString("</svg>\n")
 	_, err := w.Write(b.Bytes())
 	return err
@@ -63,11 +66,13 @@ func PlotFormat(path string) error {
 	return fmt.Errorf("plot %s: name it .svg (arc draws SVG, which browsers and GitHub show)", path)
 }
 
-// panel is one chart: lines of (bytes, value) points on log axes.
+// panel is one chart: lines of (bytes, value) points on log axes, and a
+// reference value (0: none) drawn across it and kept in its range.
 type panel struct {
 	title, yLabel string
 	lines         []line
 	yTicks        func(lo, hi float64) []tick
+	ref           float64
 }
 
 type line struct {
@@ -80,20 +85,22 @@ type tick struct {
 	label string // "" for a minor tick
 }
 
-// seriesPanels makes one series' two panels, or ok false when it has no
-// time to draw; drawn records the lowerings it drew. A panel left without
-// lines (no native to compare with) is drawn empty, with a note.
-func seriesPanels(s series, ix index, rs []Result, drawn map[Lowering]bool) (timeP, speedP panel, ok bool) {
+// seriesPanels makes one series' panels (time, speedup and, where it has
+// floors, x of the floor), or none when it has no time to draw; drawn
+// records the lowerings it drew. A speedup panel left without lines (no
+// native to compare with) is drawn empty, with a note.
+func seriesPanels(s series, ix index, rs []Result, drawn map[Lowering]bool) []panel {
 	lows := s.lowerings(rs)
 	title := fmt.Sprintf("%s level, %s link, %d GPUs, %s", s.Level, s.Link, s.World, s.DType)
 	over := "native"
 	if natives(lows) > 1 {
 		over = "the best native"
 	}
-	timeP = panel{title: title + ": time", yLabel: "microseconds per all-reduce", yTicks: timeTicks}
-	speedP = panel{title: title + ": speedup over " + over, yLabel: over + "'s time / lowering's time", yTicks: ratioTicks}
+	timeP := panel{title: title + ": time", yLabel: "microseconds per all-reduce", yTicks: timeTicks}
+	speedP := panel{title: title + ": speedup over " + over, yLabel: over + "'s time / lowering's time", yTicks: ratioTicks}
+	floorP := panel{title: title + ": x of the " + floorName(s.Link), yLabel: "time / " + floorName(s.Link), yTicks: ratioTicks, ref: 1}
 	for _, l := range lows {
-		var times, speeds [][2]float64
+		var times, speeds, floors [][2]float64
 		for n, cell := range ix[s] {
 			r, ok := cell[l]
 			if !ok || !r.OK() || r.US <= 0 { // noise can push a tiny time to 0 or below
@@ -103,11 +110,14 @@ func seriesPanels(s series, ix index, rs []Result, drawn map[Lowering]bool) (tim
 			if sp := ix.speedupBest(r); sp > 0 {
 				speeds = append(speeds, [2]float64{float64(n), sp})
 			}
+			if x := r.XFloor(); x > 0 {
+				floors = append(floors, [2]float64{float64(n), x})
+			}
 		}
 		for _, add := range []struct {
 			p   *panel
 			xys [][2]float64
-		}{{&timeP, times}, {&speedP, speeds}} {
+		}{{&timeP, times}, {&speedP, speeds}, {&floorP, floors}} {
 			if len(add.xys) > 0 {
 				sort.Slice(add.xys, func(a, b int) bool { return add.xys[a][0] < add.xys[b][0] })
 				add.p.lines = append(add.p.lines, line{l, add.xys})
@@ -117,7 +127,13 @@ func seriesPanels(s series, ix index, rs []Result, drawn map[Lowering]bool) (tim
 			drawn[l] = true
 		}
 	}
-	return timeP, speedP, len(timeP.lines) > 0
+	switch {
+	case len(timeP.lines) == 0:
+		return nil
+	case len(floorP.lines) == 0:
+		return []panel{timeP, speedP}
+	}
+	return []panel{timeP, speedP, floorP}
 }
 
 // draw writes the panel with its top left corner at (x0, y0).
@@ -138,6 +154,9 @@ func (p panel) draw(b *bytes.Buffer, x0, y0 float64, styles map[Lowering]lineSty
 			xlo, xhi = min(xlo, xy[0]), max(xhi, xy[0])
 			ylo, yhi = min(ylo, xy[1]), max(yhi, xy[1])
 		}
+	}
+	if p.ref > 0 {
+		ylo, yhi = min(ylo, p.ref), max(yhi, p.ref)
 	}
 	xlo, xhi = widen(xlo, xhi)
 	ylo, yhi = widen(ylo, yhi)
@@ -163,6 +182,10 @@ func (p panel) draw(b *bytes.Buffer, x0, y0 float64, styles map[Lowering]lineSty
 		if t.label != "" {
 			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-10, y+4, html.EscapeString(t.label))
 		}
+	}
+	if p.ref > 0 {
+		y := yAt(p.ref)
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="2 3"/>`+"\n", left, y, right, y)
 	}
 	for _, l := range p.lines {
 		st := styles[l.l]

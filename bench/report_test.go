@@ -285,3 +285,92 @@ func TestReadShippedCSVs(t *testing.T) {
 		}
 	}
 }
+
+// logicalResults is a kernel-level sweep of two logical ranks on one GPU
+// (kbench --devices 0,0: no NCCL, every arc row with its HBM floor), with
+// auto as arc bench adds it.
+func logicalResults(t *testing.T) []Result {
+	rs := readKernelFile(t, "testdata/kbench_logical.csv")
+	return append(rs, PolicyAuto(rs, LowerOptions{Target: "cuda:nvlink"})...)
+}
+
+// TestFloorReport: a series with floors gets a table and a plot panel of
+// each lowering's time over its floor, auto among them; its CSV is what
+// arc bench --from reads.
+func TestFloorReport(t *testing.T) {
+	rs := logicalResults(t)
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, rs); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "logical.csv", buf.String())
+	buf.Reset()
+	if err := WriteTable(&buf, rs); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "logical_table.txt", buf.String())
+	table := buf.String()
+	// 64 MiB: twoshot:fp 142.9 us over its 129.3 us floor, int8 169.4 over 99.0.
+	for _, want := range []string{
+		"kernel level, peer link, 2 GPUs, f16: x of the HBM floor (time / floor: the bytes it must move through HBM over cudaMemcpy's bandwidth, docs/KERNELS.md)",
+		"  size  oneshot  twoshot:fp  twoshot:int8  twoshot:int4  auto\n",
+		"   64M     1.79        1.11          1.71          2.08  1.11\n",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	buf.Reset()
+	if err := WritePlot(&buf, rs); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "logical.svg", buf.String())
+	svg := buf.String()
+	// One series of three panels, the legend after the third.
+	if want := fmt.Sprintf(`width="%d" height="%d"`, 3*panelW+legendW, panelH); !strings.Contains(svg, want) {
+		t.Errorf("SVG does not start with %s:\n%.200s", want, svg)
+	}
+	if err := xml.Unmarshal(buf.Bytes(), new(struct{ XMLName xml.Name })); err != nil {
+		t.Errorf("not well-formed XML: %v", err)
+	}
+	for _, want := range []string{"f16: x of the HBM floor", "time / HBM floor", "no native measured", ">1x<", ">2x<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if got, want := strings.Count(svg, `x2="`+fmt.Sprint(3*panelW+64)+`.0"`), len(lineOrder(rs)); got != want {
+		t.Errorf("%d legend entries, want %d", got, want)
+	}
+}
+
+// TestFloorTableCells: a host link's floor is PCIe's; a lowering without a
+// floor has no column, a cell without one prints "-", a failure "err"; a
+// series without floors prints no second table.
+func TestFloorTableCells(t *testing.T) {
+	r := func(l Lowering, n int64, us, floor float64, err string) Result {
+		return Result{Level: "kernel", Link: "host", World: 2, DType: "bf16", Bytes: n, Lowering: l, US: us, FloorUS: floor, Err: err}
+	}
+	rs := []Result{
+		r("native", 1<<20, 60, 0, ""), r("twoshot:fp", 1<<20, 50, 40, ""), r("twoshot:int8", 1<<20, 0, 30, "kbench reported no time"),
+		r("native", 2<<20, 90, 0, ""), r("twoshot:fp", 2<<20, 80, 0, ""),
+	}
+	var buf bytes.Buffer
+	WriteTable(&buf, rs)
+	want := "\nkernel level, host link, 2 GPUs, bf16: x of the PCIe floor (time / floor: the bytes it moves over PCIe over the measured host-device bandwidths, docs/KERNELS.md)\n" +
+		"  size  twoshot:fp  twoshot:int8\n" +
+		"    1M        1.25           err\n" +
+		"    2M           -             -\n"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("table lacks\n%s\ngot:\n%s", want, buf.String())
+	}
+	buf.Reset()
+	WritePlot(&buf, rs)
+	if !strings.Contains(buf.String(), "bf16: x of the PCIe floor") {
+		t.Errorf("plot lacks the PCIe floor's panel")
+	}
+	buf.Reset()
+	WriteTable(&buf, rs[3:])
+	if strings.Contains(buf.String(), "floor") {
+		t.Errorf("a series without floors printed a floor table:\n%s", buf.String())
+	}
+}

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -14,8 +15,9 @@ import (
 // has several native lowerings: XLA's switches, NCCL in a graph) which
 // native was fastest, auto's speedup over that best native (over native
 // when it is the only one), what auto chose, and the fastest lowering with
-// its speedup over the best native. Failures print as "err" and are listed
-// after the tables with their messages.
+// its speedup over the best native. A series with floors (the kernel
+// level) gets a second table: each lowering's time over its floor. Failures
+// print as "err" and are listed after the tables with their messages.
 func WriteTable(w io.Writer, rs []Result) error {
 	ix := indexResults(rs)
 	for i, s := range seriesOf(rs) {
@@ -23,6 +25,7 @@ func WriteTable(w io.Writer, rs []Result) error {
 			fmt.Fprintln(w)
 		}
 		writeSeries(w, s, ix[s], rs)
+		writeFloors(w, s, ix[s], rs)
 	}
 	writeErrors(w, rs)
 	return nil
@@ -102,6 +105,69 @@ func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs 
 			row = append(row, speedup, orDash(auto.ChoseName()))
 		}
 		row = append(row, fastest(ix, cells[n], lows))
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// floorName names a link's floor: what bounds a call's time there.
+func floorName(link string) string {
+	if link == "host" {
+		return "PCIe floor"
+	}
+	return "HBM floor"
+}
+
+// floorWhy says what the floor is, for the floor table's title.
+func floorWhy(link string) string {
+	if link == "host" {
+		return "the bytes it moves over PCIe over the measured host-device bandwidths"
+	}
+	return "the bytes it must move through HBM over cudaMemcpy's bandwidth"
+}
+
+// floored lists the lowerings of series s that have a floor somewhere.
+func (s series) floored(rs []Result) []Lowering {
+	var out []Lowering
+	for _, l := range s.lowerings(rs) {
+		for _, r := range rs {
+			if r.series() == s && r.Lowering == l && r.FloorUS > 0 {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// writeFloors prints, for a series with floors, each lowering's time over
+// its floor: how far a kernel is from the least time it can take.
+func writeFloors(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs []Result) {
+	lows := s.floored(rs)
+	if len(lows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s level, %s link, %d GPUs, %s: x of the %s (time / floor: %s, docs/KERNELS.md)\n",
+		s.Level, s.Link, s.World, s.DType, floorName(s.Link), floorWhy(s.Link))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := []string{"size"}
+	for _, l := range lows {
+		head = append(head, l.Label())
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	for _, n := range slices.Sorted(maps.Keys(cells)) {
+		row := []string{FormatSize(n)}
+		for _, l := range lows {
+			r, ok := cells[n][l]
+			switch {
+			case ok && !r.OK():
+				row = append(row, "err")
+			case r.XFloor() > 0:
+				row = append(row, fmt.Sprintf("%.2f", r.XFloor()))
+			default:
+				row = append(row, "-")
+			}
+		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	tw.Flush()
