@@ -17,6 +17,7 @@ type KernelOptions struct {
 	Program  string       // arc's kernel benchmark (gpu/bench, built by make kbench)
 	Link     string       // "host": peer access off and NCCL_P2P_DISABLE=1
 	GPUs     int          // ranks (0: every GPU)
+	Devices  []int        // rank r on the r-th GPU listed (nil: one per GPU); one listed twice: logical ranks, no NCCL
 	Lower    LowerOptions // for auto: arc's policy on this target
 	Log      io.Writer    // the program's stderr (its errors)
 	Progress Progress     // told of each row kbench prints (nil: nothing)
@@ -32,14 +33,23 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 	if _, err := os.Stat(o.Program); err != nil {
 		return nil, fmt.Errorf("kernel benchmark program %s not found: build it on the GPU machine with `make kbench` (or pass --kbench)", o.Program)
 	}
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	if o.logical() {
+		// kbench runs everything, NCCL included, for an empty --only.
+		if len(kernelOnly(o, plan)) == 0 {
+			return nil, fmt.Errorf("logical ranks (--devices %s) time arc's kernels only: name one in --lowerings", joinInts(o.Devices))
+		}
+		if slices.Contains(plan.Lowerings, Native) || slices.Contains(plan.Lowerings, ncclSymm) {
+			fmt.Fprintf(log, "arc: native is not measured: NCCL refuses ranks that share a GPU (logical ranks, --devices %s)\n", joinInts(o.Devices))
+		}
+	}
 	cmd := exec.Command(o.Program, kernelArgs(o, plan)...)
 	cmd.Env = os.Environ()
 	if o.Link == "host" {
 		cmd.Env = append(cmd.Env, "NCCL_P2P_DISABLE=1")
-	}
-	log := o.Log
-	if log == nil {
-		log = io.Discard
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &rowCounter{w: &out, progress: o.Progress}, log
@@ -63,12 +73,31 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 
 // KernelRows is how many rows kbench prints for a plan: per dtype and power
 // of two from the smallest to the largest size, one per name in its --only.
-func KernelRows(plan Plan) int {
+func KernelRows(o KernelOptions, plan Plan) int {
 	sizes := 0
 	for n := plan.Sizes[0]; n <= plan.Sizes[len(plan.Sizes)-1]; n *= 2 {
 		sizes++
 	}
-	return len(plan.DTypes) * sizes * len(kernelOnly(plan))
+	return len(plan.DTypes) * sizes * len(kernelOnly(o, plan))
+}
+
+// logical reports whether a GPU holds more than one rank: logical ranks,
+// whose times are the kernels' own cost on one GPU, not a link's.
+func (o KernelOptions) logical() bool {
+	for i, d := range o.Devices {
+		if slices.Contains(o.Devices[:i], d) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
 }
 
 // rowCounter passes kbench's output on and tells progress of each row after
@@ -101,9 +130,12 @@ func kernelArgs(o KernelOptions, plan Plan) []string {
 	args := []string{
 		"--link", o.Link, "--dtypes", strings.Join(plan.DTypes, ","),
 		"--min", strconv.FormatInt(plan.Sizes[0], 10), "--max", strconv.FormatInt(plan.Sizes[len(plan.Sizes)-1], 10),
-		"--reps", strconv.Itoa(plan.Reps), "--only", strings.Join(kernelOnly(plan), ","),
+		"--reps", strconv.Itoa(plan.Reps), "--only", strings.Join(kernelOnly(o, plan), ","),
 	}
-	if o.GPUs > 0 {
+	switch {
+	case len(o.Devices) > 0:
+		args = append(args, "--devices", joinInts(o.Devices))
+	case o.GPUs > 0:
 		args = append(args, "--world", strconv.Itoa(o.GPUs))
 	}
 	return args
@@ -111,12 +143,14 @@ func kernelArgs(o KernelOptions, plan Plan) []string {
 
 // kernelOnly is kbench's --only for a plan: what it measures per dtype and
 // size. Native is NCCL eager and captured in a CUDA graph, native+symm the
-// same on buffers registered as NCCL symmetric windows; XLA's other
-// switches have no kernel-level form, and auto is no measurement of its own.
-func kernelOnly(plan Plan) []string {
+// same on buffers registered as NCCL symmetric windows, neither on logical
+// ranks (NCCL refuses ranks that share a GPU); XLA's other switches have no
+// kernel-level form, and auto is no measurement of its own.
+func kernelOnly(o KernelOptions, plan Plan) []string {
 	var only []string
 	for _, l := range plan.Lowerings {
 		switch {
+		case o.logical() && (l == Native || l == ncclSymm):
 		case l == Native:
 			only = append(only, "nccl", string(ncclGraph))
 		case l == ncclSymm:

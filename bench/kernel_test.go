@@ -94,12 +94,16 @@ func readKernelFile(t *testing.T, name string) []Result {
 }
 
 // fakeKbench writes a script that stands in for kbench: it records its
-// arguments and NCCL_P2P_DISABLE, prints testdata/kbench.csv and exits with
-// the given status.
-func fakeKbench(t *testing.T, status int) (program, record string) {
+// arguments and NCCL_P2P_DISABLE, prints testdata/kbench.csv (or the CSV
+// named) and exits with the given status.
+func fakeKbench(t *testing.T, status int, csv ...string) (program, record string) {
 	t.Helper()
 	dir := t.TempDir()
-	csvPath, err := filepath.Abs("testdata/kbench.csv")
+	name := "testdata/kbench.csv"
+	if len(csv) > 0 {
+		name = csv[0]
+	}
+	csvPath, err := filepath.Abs(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,11 +152,54 @@ func TestRunKernel(t *testing.T) {
 	}
 	// Progress counts the rows as kbench prints them (17 lines follow the
 	// fake's header); a real run of this plan prints 1 dtype x 15 sizes x 4.
-	if progress.done != 17 || KernelRows(plan) != 60 {
-		t.Errorf("progress told of %d rows, KernelRows %d; want 17 and 60", progress.done, KernelRows(plan))
+	if progress.done != 17 || KernelRows(KernelOptions{}, plan) != 60 {
+		t.Errorf("progress told of %d rows, KernelRows %d; want 17 and 60", progress.done, KernelRows(KernelOptions{}, plan))
 	}
 	if got["4K native"].Link != "host" || !strings.Contains(log.String(), "kbench: dying") {
 		t.Errorf("link %q; log %q", got["4K native"].Link, log.String())
+	}
+}
+
+// TestRunKernelLogicalRanks: --devices 0,0 puts two ranks on GPU 0; kbench
+// is asked for arc's kernels only, as NCCL refuses ranks that share a GPU,
+// and the log says why native is missing.
+func TestRunKernelLogicalRanks(t *testing.T) {
+	program, record := fakeKbench(t, 0, "testdata/kbench_logical.csv")
+	plan := Plan{Sizes: mustSizes("1M:64M"), DTypes: []string{"f16"}, Reps: 7,
+		Lowerings: []Lowering{"native", "native+symm", "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int4", Auto}}
+	o := KernelOptions{Program: program, Link: "peer", Devices: []int{0, 0}, Lower: LowerOptions{Target: "cuda:nvlink"}}
+	var log bytes.Buffer
+	o.Log = &log
+	rs, err := RunKernel(o, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--link peer --dtypes f16 --min 1048576 --max 67108864 --reps 7 --only oneshot,twoshot-fp,twoshot-int8,twoshot-int4 --devices 0,0|unset\n"
+	if string(rec) != want {
+		t.Errorf("kbench ran as %q, want %q", rec, want)
+	}
+	if got := log.String(); !strings.HasPrefix(got, "arc: native is not measured: NCCL refuses ranks that share a GPU (logical ranks, --devices 0,0)\n") {
+		t.Errorf("log %q", got)
+	}
+	if len(rs) != 35 || KernelRows(o, plan) != 28 {
+		t.Errorf("%d results (want 28 and 7 auto), KernelRows %d (want 28)", len(rs), KernelRows(o, plan))
+	}
+	// Distinct devices run NCCL as before: --devices replaces --world.
+	o.Devices, o.GPUs, o.Log = []int{1, 0}, 2, nil
+	if args := strings.Join(kernelArgs(o, plan), " "); !strings.Contains(args, "--only nccl,nccl-graph,nccl-symm,nccl-symm-graph,oneshot,") ||
+		!strings.HasSuffix(args, " --devices 1,0") {
+		t.Errorf("kbench args for --devices 1,0: %s", args)
+	}
+	// Logical ranks with nothing but native to run: kbench's empty --only
+	// would run NCCL.
+	o.Devices = []int{0, 0, 0, 0}
+	plan.Lowerings = []Lowering{"native", Auto}
+	if _, err := RunKernel(o, plan); err == nil || !strings.Contains(err.Error(), "logical ranks (--devices 0,0,0,0) time arc's kernels only") {
+		t.Errorf("native alone on logical ranks: %v", err)
 	}
 }
 
@@ -176,7 +223,7 @@ func TestRunKernelFailures(t *testing.T) {
 func TestKernelSymmetricNCCL(t *testing.T) {
 	plan := Plan{Sizes: []int64{4 << 10}, DTypes: []string{"bf16"},
 		Lowerings: []Lowering{"native", "native+oneshot", "native+symm", "oneshot", Auto}}
-	if got := strings.Join(kernelOnly(plan), ","); got != "nccl,nccl-graph,nccl-symm,nccl-symm-graph,oneshot" {
+	if got := strings.Join(kernelOnly(KernelOptions{}, plan), ","); got != "nccl,nccl-graph,nccl-symm,nccl-symm-graph,oneshot" {
 		t.Errorf("--only %s", got)
 	}
 	csv := "link,world,dtype,bytes,lowering,mode,us\n" +

@@ -223,7 +223,7 @@ func (f *sweepFlags) measure(plan bench.Plan, io stdio, save func([]bench.Result
 	}
 	if f.level == "kernel" {
 		opt := bench.KernelOptions{Program: f.kbench, Link: f.link, GPUs: f.gpus, Lower: f.lower(), Log: io.err}
-		if bar := f.progress(io, bench.KernelRows(plan)); bar != nil {
+		if bar := f.progress(io, bench.KernelRows(opt, plan)); bar != nil {
 			opt.Progress = bar
 			defer bar.Finish("")
 		}
