@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/bench"
 	"github.com/arcpass/arc/lowering"
 	"github.com/arcpass/arc/passes"
@@ -20,11 +22,15 @@ func runBench(args []string, io stdio) int {
 	fs := newFlags("bench", io)
 	var f sweepFlags
 	f.add(fs, bench.Lowerings)
+	// Not a shared flag: arc tune fits profiles, and one GPU's figures must
+	// not become one.
+	fs.StringVar(&f.devices, "devices", "", "rank r on the r-th GPU of `LIST` (comma-separated), for --level kernel; "+
+		"0,0 runs two logical ranks on GPU 0: the kernels' own cost on one GPU, not a link's")
 	var csvPath, plotPath, from, format string
 	fs.StringVar(&csvPath, "csv", "", "write every measurement to `FILE.csv`")
 	fs.StringVar(&format, "format", "table", "how to print the measurements: table (arc's: microseconds, speedups) or nccl (nccl-tests' all_reduce_perf columns: time, algbw, busbw)")
 	fs.StringVar(&from, "from", "", "print the tables (and --plot) of the measurements in `FILE.csv` (written by arc bench --csv) instead of measuring; no GPU needed")
-	fs.StringVar(&plotPath, "plot", "", "draw time and speedup against size into `FILE.svg`")
+	fs.StringVar(&plotPath, "plot", "", "draw time, speedup and (kernel level) x of the floor against size into `FILE.svg`")
 	fs.Usage = func() {
 		fmt.Fprintln(io.out, "usage: arc bench [flags]")
 		fmt.Fprint(io.out, `
@@ -38,6 +44,10 @@ all-reduces minus a control program doing the same work without them, over
 all-reduce; auto: arc's policy) and compiled through arc's PJRT proxy.
 --level kernel: arc's C API and NCCL timed directly with CUDA events by arc's
 kernel benchmark program (--kbench); auto is what arc's policy picks per size.
+A second table gives each kernel's time over its floor (the bytes it must move
+through HBM over cudaMemcpy's bandwidth, measured in the same run; over PCIe
+with --link host). --devices 0,0 runs two logical ranks on GPU 0, without
+NCCL (it refuses ranks that share a GPU): the kernels against their HBM floor.
 --link host: peer access off, arc on its host-staged path, NCCL with
 NCCL_P2P_DISABLE=1.
 
@@ -141,6 +151,8 @@ type sweepFlags struct {
 	level, link, target, quant, profile string
 	sizes, dtypes, lowerings            string
 	plugin, gpuLib, kbench              string
+	devices                             string // --devices (arc bench only)
+	devs                                []int  // --devices as plan reads it
 	gpus, chain, reps, warmup, jobs     int
 	quiet                               bool
 	command                             string // bench or tune, for messages
@@ -184,6 +196,9 @@ func (f *sweepFlags) plan() (bench.Plan, error) {
 	if f.gpus < 0 {
 		return bench.Plan{}, fmt.Errorf("--gpus %d: want a positive count (or 0 for every GPU)", f.gpus)
 	}
+	if err := f.parseDevices(); err != nil {
+		return bench.Plan{}, err
+	}
 	sizes, err := bench.ParseSizes(f.sizes)
 	if err != nil {
 		return bench.Plan{}, fmt.Errorf("--sizes: %v", err)
@@ -195,6 +210,47 @@ func (f *sweepFlags) plan() (bench.Plan, error) {
 	p := bench.Plan{Sizes: sizes, DTypes: bench.ParseDTypes(f.dtypes), Lowerings: lows,
 		Chain: f.chain, Reps: f.reps, Warmup: f.warmup, Jobs: f.jobs}
 	return p, p.Check()
+}
+
+// parseDevices reads --devices into devs: GPU numbers, one per rank, as
+// many as arc's kernels have ranks for.
+func (f *sweepFlags) parseDevices() error {
+	if f.devices == "" {
+		return nil
+	}
+	switch {
+	case f.level != "kernel":
+		return fmt.Errorf("--devices: only with --level kernel (the XLA level runs one rank per GPU)")
+	case f.gpus != 0:
+		return fmt.Errorf("--devices and --gpus: pick one (--devices names each rank's GPU, and so their count)")
+	}
+	f.devs = nil
+	for _, s := range strings.Split(f.devices, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || d < 0 {
+			return fmt.Errorf("--devices %q: want GPU numbers separated by commas (0,1; 0,0 for two ranks on GPU 0)", f.devices)
+		}
+		f.devs = append(f.devs, d)
+	}
+	worlds := slices.Concat(abi.OneShotWorlds, abi.TwoShotWorlds) // the sizes some kernel of arc's runs
+	slices.Sort(worlds)
+	worlds = slices.Compact(worlds)
+	if !slices.Contains(worlds, len(f.devs)) {
+		return fmt.Errorf("--devices %s: a world of %d; arc's kernels run worlds of %s ranks", f.devices, len(f.devs), orList(worlds))
+	}
+	return nil
+}
+
+// orList writes 2, 4, 6 or 8.
+func orList(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // targetName is --target, or the target of the machine --link describes.
@@ -222,7 +278,7 @@ func (f *sweepFlags) measure(plan bench.Plan, io stdio, save func([]bench.Result
 		}
 	}
 	if f.level == "kernel" {
-		opt := bench.KernelOptions{Program: f.kbench, Link: f.link, GPUs: f.gpus, Lower: f.lower(), Log: io.err}
+		opt := bench.KernelOptions{Program: f.kbench, Link: f.link, GPUs: f.gpus, Devices: f.devs, Lower: f.lower(), Log: io.err}
 		if bar := f.progress(io, bench.KernelRows(opt, plan)); bar != nil {
 			opt.Progress = bar
 			defer bar.Finish("")

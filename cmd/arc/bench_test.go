@@ -23,7 +23,7 @@ func benchCLI(args ...string) (code int, stdout, stderr string) {
 
 func TestBenchHelp(t *testing.T) {
 	for cmd, flags := range map[string][]string{
-		"bench": {"--level", "--link", "--sizes", "--lowerings", "--chain", "--reps", "--warmup", "--jobs", "--plugin", "--gpu-lib", "--kbench", "--csv", "--plot", "--quiet", "--from", "--format"},
+		"bench": {"--level", "--link", "--sizes", "--lowerings", "--chain", "--reps", "--warmup", "--jobs", "--plugin", "--gpu-lib", "--kbench", "--csv", "--plot", "--quiet", "--from", "--format", "--devices LIST", "logical ranks"},
 		"tune":  {"--level", "--link", "--from", "--margin", "--output", "--chain"},
 	} {
 		code, out, errs := benchCLI(cmd, "--help")
@@ -54,6 +54,15 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"bench", "extra"}, `unexpected argument "extra"`},
 		{[]string{"bench", "--no-such-flag"}, "unknown flag: --no-such-flag"},
 		{[]string{"bench", "--target", "cuda:nvswitch"}, `--target: unknown target "cuda:nvswitch"`},
+		{[]string{"bench", "--devices", "0,0"}, "--devices: only with --level kernel"},
+		{[]string{"bench", "--level", "kernel", "--devices", "0,0", "--gpus", "2"}, "--devices and --gpus: pick one"},
+		{[]string{"bench", "--level", "kernel", "--devices", "0,one"}, `--devices "0,one": want GPU numbers separated by commas`},
+		{[]string{"bench", "--level", "kernel", "--devices", "0,-1"}, `--devices "0,-1": want GPU numbers`},
+		{[]string{"bench", "--level", "kernel", "--devices", "0,,1"}, `--devices "0,,1": want GPU numbers`},
+		{[]string{"bench", "--level", "kernel", "--devices", "0"}, "--devices 0: a world of 1; arc's kernels run worlds of 2, 4, 6 or 8 ranks"},
+		{[]string{"bench", "--level", "kernel", "--devices", "0,0,0"}, "--devices 0,0,0: a world of 3"},
+		{[]string{"bench", "--level", "kernel", "--devices", "0,1,2,3,4,5,6,7,0"}, "a world of 9"},
+		{[]string{"tune", "--level", "kernel", "--devices", "0,0"}, "unknown flag: --devices"},
 		{[]string{"tune", "--margin", "1.5"}, "--margin 1.5"},
 		{[]string{"tune", "--gpus", "-1"}, "--gpus -1"},
 	} {
@@ -61,6 +70,38 @@ func TestBenchUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("arc %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(tc.args, " "), code, errs, tc.want)
 		}
+	}
+}
+
+// TestBenchLogicalRanks: --devices reaches kbench (a script standing in for
+// it, printing a sweep of two logical ranks on one GPU), which is asked for
+// no NCCL row; the log says why native is missing, and the tables are
+// bench's for those measurements, the floor table among them.
+func TestBenchLogicalRanks(t *testing.T) {
+	dir := t.TempDir()
+	csv, err := filepath.Abs(filepath.Join(benchTestdata, "kbench_logical.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	record, kbench := filepath.Join(dir, "args"), filepath.Join(dir, "kbench")
+	if err := os.WriteFile(kbench, []byte("#!/bin/sh\necho \"$*\" > "+record+"\ncat "+csv+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := benchCLI("bench", "-q", "--level", "kernel", "--kbench", kbench, "--devices", "0,0", "--sizes", "1M:64M", "--dtypes", "f16",
+		"--lowerings", "native,oneshot,twoshot:fp,twoshot:int8,twoshot:int4,auto", "--reps", "7")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	args, _ := os.ReadFile(record)
+	if want := "--link peer --dtypes f16 --min 1048576 --max 67108864 --reps 7 --only oneshot,twoshot-fp,twoshot-int8,twoshot-int4 --devices 0,0\n"; string(args) != want {
+		t.Errorf("kbench ran as %q, want %q", args, want)
+	}
+	if errs != "arc: native is not measured: NCCL refuses ranks that share a GPU (logical ranks, --devices 0,0)\n" {
+		t.Errorf("stderr %q", errs)
+	}
+	want, err := os.ReadFile(filepath.Join(benchTestdata, "logical_table.txt"))
+	if err != nil || out != string(want) {
+		t.Errorf("tables differ from bench/testdata/logical_table.txt (%v):\n%s", err, out)
 	}
 }
 

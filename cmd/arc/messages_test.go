@@ -42,6 +42,8 @@ func TestMessagesPointAtTheFix(t *testing.T) {
 			[]string{"note: --quant int8 is used by no all-reduce: TPU targets keep XLA's all-reduce"}, nil},
 		{"--strict and a --quant no all-reduce uses", []string{"compile", "--target", "rocm:mi300x", "--quant", "INT8", "--strict", "-o", "/dev/null", model}, exitInput, false,
 			[]string{"--strict: --quant int8 is used by no all-reduce", "keeps twoshot:int8 off for bf16 at world 8"}, nil},
+		{"--devices at the XLA level", []string{"bench", "--devices", "0,0"}, exitUsage, false,
+			[]string{"--devices: only with --level kernel"}, nil},
 		{"a plot arc does not draw", []string{"bench", "--plot", "x.png"}, exitUsage, false, []string{"name it .svg"}, nil},
 		{"progress into a log", []string{"accuracy", "--codec", "int8", "--world", "2", "--dtype", "f16", "--dist", "gaussian", "--elems", "4096"}, exitOK, false,
 			nil, []string{"\r"}},
