@@ -262,30 +262,40 @@ struct Int4RCodec {
       o.p = best == 0 ? c0 : best == 1 ? c1 : c2;
     }
   }
+  /* Each mode's decoding runs only where a block of the warp has that
+   * mode: the branches are warp-wide, so their shuffles see every lane, and
+   * a lane keeps its own mode's values (the bits of decoding all three). */
   ARC_D static void decode(const Word &o, int lane, float *y) {
     const int mode = o.h & 3;
     const float s = f16_to_f32(trunc_mode(o.h));
-    float yr[ARC_LANE], ys[ARC_LANE];
     int_decode<4>(o.p, s, y);
-    for (int i = 0; i < ARC_LANE; i++) yr[i] = y[i];
-    fwht_block(yr, lane);
-    scale_all(yr, 0.25f);
-    rot_flip(yr, lane);
-    /* mode 2 needs the whole payload: word k is lane k's */
-    uint32_t q[4];
-    q[0] = o.p;
-    q[1] = shfl_xor(o.p, 1);
-    q[2] = shfl_xor(o.p, 2);
-    q[3] = shfl_xor(o.p, 3);
-    uint32_t wk[4];
-    for (int k = 0; k < 4; k++) {
-      int m = lane ^ k;
-      wk[k] = m == 0 ? q[0] : m == 1 ? q[1] : m == 2 ? q[2] : q[3];
+    if (warp_any(mode == 1)) {
+      float yr[ARC_LANE];
+      for (int i = 0; i < ARC_LANE; i++) yr[i] = y[i];
+      fwht_block(yr, lane);
+      scale_all(yr, 0.25f);
+      rot_flip(yr, lane);
+      if (mode == 1)
+        for (int i = 0; i < ARC_LANE; i++) y[i] = yr[i];
     }
-    split_decode_lane(o.h, (uint64_t)wk[0] | ((uint64_t)wk[1] << 32), (uint64_t)wk[2] | ((uint64_t)wk[3] << 32), lane,
-                      ys);
-    for (int i = 0; i < ARC_LANE; i++)
-      y[i] = mode == 0 ? y[i] : mode == 1 ? yr[i] : mode == 2 ? ys[i] : bits_f32(0x7FC00000u);
+    if (warp_any(mode >= 2)) {
+      /* mode 2 needs the whole payload: word k is lane k's */
+      uint32_t q[4];
+      q[0] = o.p;
+      q[1] = shfl_xor(o.p, 1);
+      q[2] = shfl_xor(o.p, 2);
+      q[3] = shfl_xor(o.p, 3);
+      uint32_t wk[4];
+      for (int k = 0; k < 4; k++) {
+        int m = lane ^ k;
+        wk[k] = m == 0 ? q[0] : m == 1 ? q[1] : m == 2 ? q[2] : q[3];
+      }
+      float ys[ARC_LANE];
+      split_decode_lane(o.h, (uint64_t)wk[0] | ((uint64_t)wk[1] << 32), (uint64_t)wk[2] | ((uint64_t)wk[3] << 32),
+                        lane, ys);
+      for (int i = 0; i < ARC_LANE; i++)
+        if (mode >= 2) y[i] = mode == 2 ? ys[i] : bits_f32(0x7FC00000u);
+    }
   }
   ARC_D static void store(char *tile, int t, const Word &o) {
     ((uint32_t *)tile)[t] = o.p;

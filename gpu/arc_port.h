@@ -314,6 +314,9 @@ ARC_D float shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m)
 ARC_D uint32_t shfl_xor(uint32_t v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 /* Lane l + d's value among the first 32 threads (all of them calling). */
 ARC_D float shfl_down32(float v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+/* Whether p holds on any lane of the warp (all of them calling): a branch
+ * on it is taken by the whole warp, so shuffles inside it stay whole. */
+ARC_D bool warp_any(bool p) { return __any_sync(0xffffffffu, p); }
 /* Exchange buffers are written by other GPUs: read them past L1 (and past
  * stale cached lines of host memory). */
 ARC_D uint4 ldx16(const void *p) { return __ldcv((const uint4 *)p); }
@@ -347,6 +350,7 @@ ARC_D void st_release_sys64(uint64_t *p, uint64_t v) {
 ARC_D float shfl_xor(float v, int m) { return __shfl_xor(v, m, 4); }
 ARC_D uint32_t shfl_xor(uint32_t v, int m) { return __shfl_xor(v, m, 4); }
 ARC_D float shfl_down32(float v, int d) { return __shfl_down(v, d, 32); }
+ARC_D bool warp_any(bool p) { return __any(p); }
 /* Plain loads: the acquire before them orders them, and host memory mapped
  * for the GPU is uncached (fine-grained) on AMD parts. */
 ARC_D uint4 ldx16(const void *p) { return *(const uint4 *)p; }
