@@ -62,6 +62,12 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 		return nil, fmt.Errorf("%s printed no usable CSV: %v", o.Program, err)
 	}
 	rs = keepPlanned(rs, plan)
+	if o.logical() {
+		gpus := len(slices.Compact(slices.Sorted(slices.Values(o.Devices))))
+		for i := range rs {
+			rs[i].GPUs = gpus
+		}
+	}
 	if slices.Contains(plan.Lowerings, Auto) {
 		rs = append(rs, PolicyAuto(rs, o.Lower)...)
 	}
@@ -279,7 +285,7 @@ func PolicyAuto(rs []Result, o LowerOptions) []Result {
 			seen[s] = map[int64]bool{}
 		}
 		seen[s][r.Bytes] = true
-		auto := Result{Level: r.Level, Link: r.Link, World: r.World, DType: r.DType, Bytes: r.Bytes, Lowering: Auto}
+		auto := Result{Level: r.Level, Link: r.Link, World: r.World, GPUs: r.GPUs, DType: r.DType, Bytes: r.Bytes, Lowering: Auto}
 		_, chose, err := LowerChain(o, Auto, r.DType, r.Bytes/ElemSize(r.DType), r.World, 1)
 		if err != nil {
 			auto.Err = err.Error()

@@ -48,7 +48,7 @@ func WriteNCCL(w io.Writer, rs []Result) error {
 			typ = s.DType
 		}
 		for _, l := range s.lowerings(rs) {
-			fmt.Fprintf(w, "#\n# %s level, %s link, %d GPUs, %s, lowering %s\n#\n", s.Level, s.Link, s.World, s.DType, l)
+			fmt.Fprintf(w, "#\n# %s, lowering %s\n#\n", s.title(), l)
 			fmt.Fprintf(w, "# %10s  %12s  %8s  %6s  %7s  %6s  %6s %6s\n", "size", "count", "type", "redop", "time", "algbw", "busbw", "#wrong")
 			fmt.Fprintf(w, "# %10s  %12s  %8s  %6s  %7s  %6s  %6s  %5s\n", "(B)", "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "")
 			var busbw []float64

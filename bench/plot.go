@@ -91,7 +91,7 @@ type tick struct {
 // native to compare with) is drawn empty, with a note.
 func seriesPanels(s series, ix index, rs []Result, drawn map[Lowering]bool) []panel {
 	lows := s.lowerings(rs)
-	title := fmt.Sprintf("%s level, %s link, %d GPUs, %s", s.Level, s.Link, s.World, s.DType)
+	title := s.title()
 	over := "native"
 	if natives(lows) > 1 {
 		over = "the best native"

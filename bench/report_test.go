@@ -69,17 +69,17 @@ func TestCSVRoundTrip(t *testing.T) {
 	// The derived columns: 64M of f16 in 285.4 us is 235.1 GB/s of algorithm
 	// bandwidth, and 2(W-1)/W = 1 times that on the bus.
 	for _, line := range strings.Split(buf.String(), "\n") {
-		if strings.HasPrefix(line, "xla,peer,2,f16,67108864,native,") {
+		if strings.HasPrefix(line, "xla,peer,2,0,f16,67108864,native,") {
 			f := strings.Split(line, ",")
-			if f[11] != "235.111" || f[12] != "235.111" || f[13] != "1.000" {
-				t.Errorf("native at 64M: algbw %s busbw %s speedup %s", f[11], f[12], f[13])
+			if f[12] != "235.111" || f[13] != "235.111" || f[14] != "1.000" {
+				t.Errorf("native at 64M: algbw %s busbw %s speedup %s", f[12], f[13], f[14])
 			}
 		}
 	}
 
 	// Floors go out and back; x_floor is derived. The sample has none: a
 	// kernel-level sweep of logical ranks (kbench_logical.csv) has them.
-	kern := readKernelFile(t, "testdata/kbench_logical.csv")
+	kern := logicalResults(t)
 	buf.Reset()
 	if err := WriteCSV(&buf, kern); err != nil {
 		t.Fatal(err)
@@ -88,12 +88,12 @@ func TestCSVRoundTrip(t *testing.T) {
 		t.Fatalf("read %d kernel results back (%v), wrote %d", len(back), err, len(kern))
 	}
 	for i, r := range kern {
-		if back[i].FloorUS != r.FloorUS || back[i].US != r.US {
+		if back[i].FloorUS != r.FloorUS || back[i].US != r.US || back[i].GPUs != 1 {
 			t.Errorf("row %d: read %+v, wrote %+v", i, back[i], r)
 		}
 	}
 	if !strings.Contains(buf.String(), ",speedup_vs_best_native,floor_us,x_floor,chose,") ||
-		!strings.Contains(buf.String(), "kernel,peer,2,f16,67108864,twoshot:int8,169.400,") ||
+		!strings.Contains(buf.String(), "kernel,peer,2,1,f16,67108864,twoshot:int8,169.400,") ||
 		!strings.Contains(buf.String(), ",0.000,99.000,1.711,,\n") {
 		t.Errorf("kernel CSV lacks the floor columns or int8's floor at 64M:\n%s", buf.String())
 	}
@@ -291,6 +291,9 @@ func TestReadShippedCSVs(t *testing.T) {
 // auto as arc bench adds it.
 func logicalResults(t *testing.T) []Result {
 	rs := readKernelFile(t, "testdata/kbench_logical.csv")
+	for i := range rs {
+		rs[i].GPUs = 1 // as RunKernel marks them
+	}
 	return append(rs, PolicyAuto(rs, LowerOptions{Target: "cuda:nvlink"})...)
 }
 
@@ -312,7 +315,7 @@ func TestFloorReport(t *testing.T) {
 	table := buf.String()
 	// 64 MiB: twoshot:fp 142.9 us over its 129.3 us floor, int8 169.4 over 99.0.
 	for _, want := range []string{
-		"kernel level, peer link, 2 GPUs, f16: x of the HBM floor (time / floor: the bytes it must move through HBM over cudaMemcpy's bandwidth, docs/KERNELS.md)",
+		"kernel level, peer link, 2 ranks on 1 GPU, f16: x of the HBM floor (time / floor: the bytes it must move through HBM over cudaMemcpy's bandwidth, docs/KERNELS.md)",
 		"  size  oneshot  twoshot:fp  twoshot:int8  twoshot:int4  auto\n",
 		"   64M     1.79        1.11          1.71          2.08  1.11\n",
 	} {

@@ -27,8 +27,12 @@ type Result struct {
 	// floor_us, the bytes it must move over the bandwidth measured in the
 	// same run; 0: none, as for NCCL).
 	FloorUS float64
-	Chose   string // what auto chose (a profile key)
-	Err     string // why there is no time
+	// GPUs is how many GPUs the World ranks ran on when that is fewer
+	// (logical ranks, kernel level: the kernels' own cost on one GPU, not a
+	// link's); 0 when each rank had its own.
+	GPUs  int
+	Chose string // what auto chose (a profile key)
+	Err   string // why there is no time
 }
 
 // OK reports whether the result holds a time.
@@ -61,11 +65,27 @@ func (r Result) BusBW() float64 {
 // series identifies results that belong to one table.
 type series struct {
 	Level, Link string
-	World       int
+	World, GPUs int
 	DType       string
 }
 
-func (r Result) series() series { return series{r.Level, r.Link, r.World, r.DType} }
+func (r Result) series() series { return series{r.Level, r.Link, r.World, r.GPUs, r.DType} }
+
+// title names a series in tables and plots.
+func (s series) title() string {
+	return fmt.Sprintf("%s level, %s link, %s, %s", s.Level, s.Link, s.ranks(), s.DType)
+}
+
+// ranks is "2 GPUs", or "2 ranks on 1 GPU" for logical ranks.
+func (s series) ranks() string {
+	switch {
+	case s.GPUs <= 0 || s.GPUs >= s.World:
+		return fmt.Sprintf("%d GPUs", s.World)
+	case s.GPUs == 1:
+		return fmt.Sprintf("%d ranks on 1 GPU", s.World)
+	}
+	return fmt.Sprintf("%d ranks on %d GPUs", s.World, s.GPUs)
+}
 
 // seriesOf lists the series of rs in the order they first appear.
 func seriesOf(rs []Result) []series {
@@ -152,7 +172,7 @@ func (r Result) ChoseName() string {
 }
 
 var csvHeader = []string{
-	"level", "link", "world", "dtype", "bytes", "lowering", "us", "us_p25", "us_p75", "chain_us", "control_us",
+	"level", "link", "world", "gpus", "dtype", "bytes", "lowering", "us", "us_p25", "us_p75", "chain_us", "control_us",
 	"algbw_gbps", "busbw_gbps", "speedup_vs_native", "best_native", "speedup_vs_best_native", "floor_us", "x_floor", "chose", "error",
 }
 
@@ -167,7 +187,7 @@ func WriteCSV(w io.Writer, rs []Result) error {
 	for _, r := range rs {
 		best, _ := ix.bestNative(r)
 		cw.Write([]string{
-			r.Level, r.Link, strconv.Itoa(r.World), r.DType, strconv.FormatInt(r.Bytes, 10), string(r.Lowering),
+			r.Level, r.Link, strconv.Itoa(r.World), strconv.Itoa(r.GPUs), r.DType, strconv.FormatInt(r.Bytes, 10), string(r.Lowering),
 			f(r.US), f(r.P25), f(r.P75), f(r.ChainUS), f(r.ControlUS), f(r.AlgBW()), f(r.BusBW()), f(ix.speedup(r)),
 			string(best.Lowering), f(ix.speedupBest(r)), f(r.FloorUS), f(r.XFloor()), r.ChoseName(), r.Err,
 		})
@@ -226,8 +246,15 @@ func ReadCSV(r io.Reader) ([]Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v", line, err)
 		}
+		gpus, err := strconv.Atoi(get("gpus"))
+		if get("gpus") == "" { // written before logical ranks
+			gpus, err = 0, nil
+		}
+		if err != nil || gpus < 0 {
+			return nil, fmt.Errorf("line %d: gpus %q must be a count", line, get("gpus"))
+		}
 		r := Result{
-			Level: get("level"), Link: get("link"), World: world, DType: get("dtype"), Bytes: bytes,
+			Level: get("level"), Link: get("link"), World: world, GPUs: gpus, DType: get("dtype"), Bytes: bytes,
 			Lowering: l, US: num("us"), P25: num("us_p25"), P75: num("us_p75"),
 			ChainUS: num("chain_us"), ControlUS: num("control_us"), FloorUS: num("floor_us"),
 			Chose: chosenKey(get("chose")), Err: get("error"),

@@ -58,7 +58,7 @@ func writeSeries(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs 
 	}
 	sort.Slice(sizes, func(i, j int) bool { return sizes[i] < sizes[j] })
 
-	fmt.Fprintf(w, "%s level, %s link, %d GPUs, %s: microseconds per all-reduce (median)\n", s.Level, s.Link, s.World, s.DType)
+	fmt.Fprintf(w, "%s: microseconds per all-reduce (median)\n", s.title())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := []string{"size"}
 	for _, l := range lows {
@@ -147,8 +147,7 @@ func writeFloors(w io.Writer, s series, cells map[int64]map[Lowering]Result, rs 
 	if len(lows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%s level, %s link, %d GPUs, %s: x of the %s (time / floor: %s, docs/KERNELS.md)\n",
-		s.Level, s.Link, s.World, s.DType, floorName(s.Link), floorWhy(s.Link))
+	fmt.Fprintf(w, "\n%s: x of the %s (time / floor: %s, docs/KERNELS.md)\n", s.title(), floorName(s.Link), floorWhy(s.Link))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := []string{"size"}
 	for _, l := range lows {
