@@ -2,6 +2,7 @@
  *
  *   build/kbench [--link peer|host] [--world N] [--devices D,D,...] [--min BYTES]
  *                [--max BYTES] [--dtypes f16,bf16] [--reps R] [--only LOWERING,...]
+ *                [--fill uniform|normal]
  *
  * For each dtype, size (powers of two from --min to --max) and lowering it
  * prints a CSV row (header first) on stdout:
@@ -28,7 +29,9 @@
  * kernels' own cost, not of any link); NCCL refuses ranks sharing a GPU, so
  * name it in --only only with distinct devices. "launch" in --only (never
  * by default) adds a row of empty kernels of oneshot's grid, timed the same
- * way: a call's fixed cost before it moves a byte.
+ * way: a call's fixed cost before it moves a byte. Inputs are uniform in
+ * [-4, 4) (arc_test_fill), or N(0, 1) with --fill normal: int4r's work
+ * depends on the modes its blocks take, which depend on the values.
  *
  * floor_us is the HBM floor of the call: the bytes an arc lowering must move
  * through a rank's memory (read and written; hbm_bytes, docs/KERNELS.md),
@@ -36,7 +39,11 @@
  * bandwidth of cudaMemcpy measured on that device at the start of the run
  * (stderr: "copy bandwidth"); x_floor = us / floor_us. NCCL's rows have
  * neither (0). Logical ranks share one device's memory, so their floor
- * counts every rank's bytes.
+ * counts every rank's bytes. With --link host the floor is the larger of
+ * that and the PCIe floor: the words a rank pushes (pcie_bytes), each way,
+ * times the ranks on the device, over the least of cudaMemcpy's pinned
+ * host-to-device and device-to-host bandwidths, alone and with both ways at
+ * once (stderr: "PCIe bandwidth"): the two ways overlapping at best.
  *
  * --row N (the fused kernels, docs/KERNELS.md): for each of arc's oneshot
  * and twoshot lowerings L, two more rows: L+rmsnorm, the fused kernel
@@ -175,7 +182,33 @@ static double hbm_bytes(const Lowering &l, int world, size_t es, double S, size_
   return b;
 }
 
+/* The bytes one rank's kernel must carry over PCIe with --link host, each
+ * way: every word it pushes is written to pinned host memory and read back
+ * by the rank it is for (docs/KERNELS.md, "The PCIe floor"). The exchanges
+ * of hbm_bytes are these words, written and read. */
+static double pcie_bytes(const Lowering &l, int world, size_t es, double S) {
+  const double W = world, q = wire_ratio(l.codec, es);
+  if (l.algo == ARC_ONESHOT) return (W - 1) * S;
+  if (l.algo == ARC_TWOSHOT) return 2 * (W - 1) / W * q * S;
+  return 2 * q * S;
+}
+
 __global__ void empty_kernel() {} /* the launch row */
+
+/* --fill normal: N(0, 1) values (Box-Muller of two splitmix64 draws), what
+ * a codec whose work depends on the data (int4r's modes) meets in a model;
+ * the default is arc_test_fill's uniform values in [-4, 4). */
+template <class T>
+__global__ void normal_fill(T *p, size_t n, unsigned long long seed) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    unsigned long long z = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const float u1 = ((float)(z >> 40) + 1.0f) / 16777217.0f, u2 = (float)(z & 0xFFFFFFu) / 16777216.0f;
+    p[i] = from_f<T>(sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2));
+  }
+}
 
 struct Bench {
   int world;
@@ -191,6 +224,9 @@ struct Bench {
   arc_comm *comm = nullptr;
 
   std::vector<double> copy_gbps; /* per rank: its device's cudaMemcpy bandwidth, GB/s (read + written) */
+  /* --link host: cudaMemcpy between pinned host memory and the device, GB/s:
+   * host to device alone, device to host alone, each way when both run */
+  std::vector<double> h2d_gbps, d2h_gbps, both_gbps;
 
   /* The device-to-device copy bandwidth of cudaMemcpy on device d: bytes
    * read plus bytes written per second, median of reps batches of 10
@@ -227,14 +263,73 @@ struct Bench {
     return gbps[gbps.size() / 2];
   }
 
-  /* The floor of a call whose ranks each move `bytes`: the slowest device,
-   * counting every rank it holds. */
-  double floor_us(double bytes) {
+  /* cudaMemcpy's bandwidth between pinned host memory and device d: each
+   * way alone, and both ways at once (each way's share; two streams), the
+   * median of reps batches of 10 copies of 64 MiB each way. */
+  void pcie_bandwidth(int d, double *h2d, double *d2h, double *both) {
+    const size_t bytes = 64u << 20;
+    void *host[2] = {}, *buf[2] = {};
+    cudaStream_t st[2];
+    cudaEvent_t e0, e1, e2;
+    CK(cudaSetDevice(d));
+    for (int i = 0; i < 2; i++) {
+      CK(cudaHostAlloc(&host[i], bytes, cudaHostAllocPortable));
+      CK(cudaMalloc(&buf[i], bytes));
+      memset(host[i], 0x3c, bytes);
+      CK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+    }
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventCreate(&e2));
+    /* way 0: host to device on stream 0; way 1: device to host on stream 1 */
+    auto copies = [&](int way) {
+      for (int i = 0; i < 10; i++)
+        CK(way == 0 ? cudaMemcpyAsync(buf[0], host[0], bytes, cudaMemcpyHostToDevice, st[0])
+                    : cudaMemcpyAsync(host[1], buf[1], bytes, cudaMemcpyDeviceToHost, st[1]));
+    };
+    for (int mode = 0; mode < 3; mode++) { /* 0, 1: one way alone; 2: both */
+      std::vector<double> gbps;
+      for (int rep = -1; rep < std::max(reps, 5); rep++) { /* rep -1 warms up */
+        CK(cudaEventRecord(e0, st[0]));
+        CK(cudaStreamWaitEvent(st[1], e0, 0));
+        if (mode != 1) copies(0);
+        if (mode != 0) copies(1);
+        CK(cudaEventRecord(e1, st[0]));
+        CK(cudaEventRecord(e2, st[1]));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaEventSynchronize(e2));
+        float ms0 = 0, ms1 = 0;
+        CK(cudaEventElapsedTime(&ms0, e0, e1));
+        CK(cudaEventElapsedTime(&ms1, e0, e2));
+        if (rep >= 0) gbps.push_back((double)bytes * 10 / (std::max(ms0, ms1) * 1e-3) / 1e9);
+      }
+      std::sort(gbps.begin(), gbps.end());
+      *(mode == 0 ? h2d : mode == 1 ? d2h : both) = gbps[gbps.size() / 2];
+    }
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    CK(cudaEventDestroy(e2));
+    for (int i = 0; i < 2; i++) {
+      CK(cudaStreamDestroy(st[i]));
+      CK(cudaFree(buf[i]));
+      CK(cudaFreeHost(host[i]));
+    }
+  }
+
+  /* The floor of a call whose ranks each move `bytes` through their
+   * device's memory and `pcie` each way over its PCIe link (--link host):
+   * the slowest device, counting every rank it holds. Over PCIe the two
+   * ways may overlap at best, each at its rate when both run. */
+  double floor_us(double bytes, double pcie) {
     double worst = 0;
     for (int r = 0; r < world; r++) {
       int shared = 0;
       for (int q = 0; q < world; q++) shared += dev[q] == dev[r];
       worst = std::max(worst, shared * bytes / (copy_gbps[r] * 1e3));
+      if (link == ARC_LINK_HOST) {
+        const double way = std::min({h2d_gbps[r], d2h_gbps[r], both_gbps[r]});
+        worst = std::max(worst, shared * pcie / (way * 1e3));
+      }
     }
     return worst;
   }
@@ -466,7 +561,7 @@ static std::vector<std::string> split(const std::string &s) {
 
 int main(int argc, char **argv) {
   Bench b;
-  std::string link = "peer", dtypes = "f16,bf16", only, devices;
+  std::string link = "peer", dtypes = "f16,bf16", only, devices, fill = "uniform";
   size_t min_bytes = 4 << 10, max_bytes = 256 << 20;
   int world = 0;
   for (int i = 1; i < argc; i++) {
@@ -478,6 +573,7 @@ int main(int argc, char **argv) {
     else if (a == "--min") min_bytes = parse_bytes(v), i++;
     else if (a == "--max") max_bytes = parse_bytes(v), i++;
     else if (a == "--dtypes") dtypes = v, i++;
+    else if (a == "--fill") fill = v, i++;
     else if (a == "--reps") b.reps = atoi(v), i++;
     else if (a == "--only") only = v, i++;
     else if (a == "--row") b.row = (size_t)atol(v), i++;
@@ -485,6 +581,10 @@ int main(int argc, char **argv) {
       fprintf(stderr, "kbench: unknown argument %s (see the comment at the top of kbench.cu)\n", a.c_str());
       return 2;
     }
+  }
+  if (fill != "uniform" && fill != "normal") {
+    fprintf(stderr, "kbench: --fill %s: want uniform or normal\n", fill.c_str());
+    return 2;
   }
   int ndev = 0;
   CK(cudaGetDeviceCount(&ndev));
@@ -536,6 +636,22 @@ int main(int argc, char **argv) {
     b.copy_gbps[r] = first < r ? b.copy_gbps[first] : b.copy_bandwidth(b.dev[r]);
     if (first == r) fprintf(stderr, "kbench: copy bandwidth of device %d: %.0f GB/s (cudaMemcpy, read + written)\n", b.dev[r], b.copy_gbps[r]);
   }
+  if (b.link == ARC_LINK_HOST) {
+    for (auto *v : {&b.h2d_gbps, &b.d2h_gbps, &b.both_gbps}) v->resize(b.world);
+    for (int r = 0; r < b.world; r++) {
+      int first = 0;
+      while (b.dev[first] != b.dev[r]) first++;
+      if (first < r) {
+        b.h2d_gbps[r] = b.h2d_gbps[first], b.d2h_gbps[r] = b.d2h_gbps[first], b.both_gbps[r] = b.both_gbps[first];
+        continue;
+      }
+      b.pcie_bandwidth(b.dev[r], &b.h2d_gbps[r], &b.d2h_gbps[r], &b.both_gbps[r]);
+      fprintf(stderr,
+              "kbench: PCIe bandwidth of device %d: %.1f GB/s host to device, %.1f GB/s device to host, %.1f GB/s each way "
+              "at once (cudaMemcpy, pinned)\n",
+              b.dev[r], b.h2d_gbps[r], b.d2h_gbps[r], b.both_gbps[r]);
+    }
+  }
 
   std::vector<Lowering> lows;
   const int w = b.world;
@@ -565,7 +681,16 @@ int main(int argc, char **argv) {
     ncclDataType_t nt = dtype == ARC_F32 ? ncclFloat32 : dtype == ARC_BF16 ? ncclBfloat16 : ncclFloat16;
     size_t es = dtype == ARC_F32 ? 4 : 2;
     for (int r = 0; r < w; r++) {
-      AK(arc_test_fill(b.dev[r], b.in[r], max_bytes / es, (arc_dtype)dtype, 0x5eed + r, b.s[r]));
+      if (fill == "normal") {
+        CK(cudaSetDevice(b.dev[r]));
+        const size_t n = max_bytes / es;
+        if (dtype == ARC_F32) normal_fill<<<264, 256, 0, b.s[r]>>>((float *)b.in[r], n, 0x5eed + r);
+        if (dtype == ARC_F16) normal_fill<<<264, 256, 0, b.s[r]>>>((__half *)b.in[r], n, 0x5eed + r);
+        if (dtype == ARC_BF16) normal_fill<<<264, 256, 0, b.s[r]>>>((__nv_bfloat16 *)b.in[r], n, 0x5eed + r);
+        CK(cudaGetLastError());
+      } else {
+        AK(arc_test_fill(b.dev[r], b.in[r], max_bytes / es, (arc_dtype)dtype, 0x5eed + r, b.s[r]));
+      }
       if (symm) CK(cudaMemcpyAsync(b.sym_in[r], b.in[r], max_bytes, cudaMemcpyDeviceToDevice, b.s[r]));
     }
     b.sync();
@@ -583,8 +708,8 @@ int main(int argc, char **argv) {
       const double S = (double)count * es; /* what is reduced: whole rows under --row */
       auto row = [&](const std::string &name, const char *mode, double us, const Lowering *l) {
         double algbw = bytes / us / 1e3; /* GB/s */
-        double fl = l ? b.floor_us(hbm_bytes(*l, w, es, S, b.row)) : 0.0;
-        printf("%s,%d,%s,%zu,%s,%s,%.2f,%.1f,%.1f,%.3f,%.2f,%.3f\n", link.c_str(), w, dt.c_str(), bytes, name.c_str(), mode, us,
+        double fl = l ? b.floor_us(hbm_bytes(*l, w, es, S, b.row), pcie_bytes(*l, w, es, S)) : 0.0;
+        printf("%s,%d,%s,%zu,%s,%s,%.2f,%.1f,%.1f,%.3f,%.4f,%.3f\n", link.c_str(), w, dt.c_str(), bytes, name.c_str(), mode, us,
                algbw, algbw * bus, best > 0 ? best / us : 0.0, fl, fl > 0 ? us / fl : 0.0);
         fflush(stdout);
       };
