@@ -94,7 +94,7 @@ func TestCSVRoundTrip(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), ",speedup_vs_best_native,floor_us,x_floor,chose,") ||
 		!strings.Contains(buf.String(), "kernel,peer,2,1,f16,67108864,twoshot:int8,169.400,") ||
-		!strings.Contains(buf.String(), ",0.000,99.000,1.711,,\n") {
+		!strings.Contains(buf.String(), ",0.000,99.0000,1.711,,\n") {
 		t.Errorf("kernel CSV lacks the floor columns or int8's floor at 64M:\n%s", buf.String())
 	}
 }

@@ -189,7 +189,7 @@ func WriteCSV(w io.Writer, rs []Result) error {
 		cw.Write([]string{
 			r.Level, r.Link, strconv.Itoa(r.World), strconv.Itoa(r.GPUs), r.DType, strconv.FormatInt(r.Bytes, 10), string(r.Lowering),
 			f(r.US), f(r.P25), f(r.P75), f(r.ChainUS), f(r.ControlUS), f(r.AlgBW()), f(r.BusBW()), f(ix.speedup(r)),
-			string(best.Lowering), f(ix.speedupBest(r)), f(r.FloorUS), f(r.XFloor()), r.ChoseName(), r.Err,
+			string(best.Lowering), f(ix.speedupBest(r)), strconv.FormatFloat(r.FloorUS, 'f', 4, 64), f(r.XFloor()), r.ChoseName(), r.Err,
 		})
 	}
 	cw.Flush()
