@@ -88,7 +88,8 @@ type tick struct {
 // seriesPanels makes one series' panels (time, speedup and, where it has
 // floors, x of the floor), or none when it has no time to draw; drawn
 // records the lowerings it drew. A speedup panel left without lines (no
-// native to compare with) is drawn empty, with a note.
+// native to compare with) is drawn empty, with a note, or left out where
+// the floor panel stands beside the time.
 func seriesPanels(s series, ix index, rs []Result, drawn map[Lowering]bool) []panel {
 	lows := s.lowerings(rs)
 	title := s.title()
@@ -132,6 +133,8 @@ func seriesPanels(s series, ix index, rs []Result, drawn map[Lowering]bool) []pa
 		return nil
 	case len(floorP.lines) == 0:
 		return []panel{timeP, speedP}
+	case len(speedP.lines) == 0: // logical ranks: no native, the floor says more
+		return []panel{timeP, floorP}
 	}
 	return []panel{timeP, speedP, floorP}
 }
