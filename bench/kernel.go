@@ -37,11 +37,15 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	if o.logical() {
-		// kbench runs everything, NCCL included, for an empty --only.
-		if len(kernelOnly(o, plan)) == 0 {
+	// kbench runs everything, NCCL included, for an empty --only; and auto
+	// is no measurement of its own here, but the time of what it picks.
+	if len(kernelOnly(o, plan)) == 0 {
+		if o.logical() {
 			return nil, fmt.Errorf("logical ranks (--devices %s) time arc's kernels only: name one in --lowerings", joinInts(o.Devices))
 		}
+		return nil, fmt.Errorf("nothing to time at the kernel level: auto is the time of what arc's policy picks, so name those lowerings too (--lowerings oneshot,twoshot:fp,auto)")
+	}
+	if o.logical() {
 		if slices.Contains(plan.Lowerings, Native) || slices.Contains(plan.Lowerings, ncclSymm) {
 			fmt.Fprintf(log, "arc: native is not measured: NCCL refuses ranks that share a GPU (logical ranks, --devices %s)\n", joinInts(o.Devices))
 		}

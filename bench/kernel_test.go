@@ -216,6 +216,17 @@ func TestRunKernelFailures(t *testing.T) {
 	if err != nil || len(rs) != 3 || !strings.Contains(log.String(), "exit status 1 (after 3 measurements)") {
 		t.Errorf("crashing kbench: %d results, %v; log %q", len(rs), err, log.String())
 	}
+	// Auto alone names nothing for kbench to time (an empty --only would
+	// time everything); it is refused before kbench runs.
+	program, record := fakeKbench(t, 0)
+	auto := Plan{Sizes: []int64{4 << 10}, DTypes: []string{"f16"}, Reps: 3, Lowerings: []Lowering{Auto, "native+oneshot"}}
+	if _, err := RunKernel(KernelOptions{Program: program, Link: "peer"}, auto); err == nil ||
+		!strings.Contains(err.Error(), "name those lowerings too") {
+		t.Errorf("auto alone: %v", err)
+	}
+	if _, err := os.Stat(record); err == nil {
+		t.Errorf("kbench ran for a plan of auto alone")
+	}
 }
 
 // TestKernelSymmetricNCCL: native+symm is kbench's NCCL on symmetric
