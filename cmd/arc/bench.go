@@ -84,6 +84,7 @@ of measurement in a mixed file with --level and --link).
 			return exitInput
 		}
 	} else {
+		f.gpusSet = fs.Changed("gpus")
 		plan, err := f.plan()
 		if err != nil {
 			fmt.Fprintf(io.err, "arc bench: %v\n", err)
@@ -153,6 +154,7 @@ type sweepFlags struct {
 	plugin, gpuLib, kbench              string
 	devices                             string // --devices (arc bench only)
 	devs                                []int  // --devices as plan reads it
+	gpusSet                             bool   // --gpus was given, even as 0
 	gpus, chain, reps, warmup, jobs     int
 	quiet                               bool
 	command                             string // bench or tune, for messages
@@ -221,7 +223,7 @@ func (f *sweepFlags) parseDevices() error {
 	switch {
 	case f.level != "kernel":
 		return fmt.Errorf("--devices: only with --level kernel (the XLA level runs one rank per GPU)")
-	case f.gpus != 0:
+	case f.gpusSet:
 		return fmt.Errorf("--devices and --gpus: pick one (--devices names each rank's GPU, and so their count)")
 	}
 	f.devs = nil

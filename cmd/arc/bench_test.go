@@ -56,6 +56,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"bench", "--target", "cuda:nvswitch"}, `--target: unknown target "cuda:nvswitch"`},
 		{[]string{"bench", "--devices", "0,0"}, "--devices: only with --level kernel"},
 		{[]string{"bench", "--level", "kernel", "--devices", "0,0", "--gpus", "2"}, "--devices and --gpus: pick one"},
+		{[]string{"bench", "--level", "kernel", "--devices", "0,0", "--gpus", "0"}, "--devices and --gpus: pick one"},
 		{[]string{"bench", "--level", "kernel", "--devices", "0,one"}, `--devices "0,one": want GPU numbers separated by commas`},
 		{[]string{"bench", "--level", "kernel", "--devices", "0,-1"}, `--devices "0,-1": want GPU numbers`},
 		{[]string{"bench", "--level", "kernel", "--devices", "0,,1"}, `--devices "0,,1": want GPU numbers`},
