@@ -9,6 +9,8 @@ package abi
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Codecs are the codec names in the order of the C enum arc_codec:
@@ -82,6 +84,18 @@ func Algo(name string) int { return slices.Index(Algos, name) }
 
 // Link returns a link's C API number, or -1.
 func Link(name string) int { return slices.Index(Links, name) }
+
+// WorldList names group sizes in a message: "2, 4, 6 or 8".
+func WorldList(ns []int) string {
+	words := make([]string, len(ns))
+	for i, n := range ns {
+		words[i] = strconv.Itoa(n)
+	}
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
 
 // DType returns an element type's C API number, or -1.
 func DType(name string) int { return slices.Index(DTypes, name) }

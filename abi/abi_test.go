@@ -95,3 +95,14 @@ func TestKernelWorldsAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestWorldList(t *testing.T) {
+	for _, c := range []struct {
+		ns   []int
+		want string
+	}{{nil, ""}, {[]int{8}, "8"}, {[]int{2, 4}, "2 or 4"}, {OneShotWorlds, "2, 4, 6 or 8"}} {
+		if got := WorldList(c.ns); got != c.want {
+			t.Errorf("WorldList(%v) = %q, want %q", c.ns, got, c.want)
+		}
+	}
+}

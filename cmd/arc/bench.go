@@ -238,21 +238,9 @@ func (f *sweepFlags) parseDevices() error {
 	slices.Sort(worlds)
 	worlds = slices.Compact(worlds)
 	if !slices.Contains(worlds, len(f.devs)) {
-		return fmt.Errorf("--devices %s: a world of %d; arc's kernels run worlds of %s ranks", f.devices, len(f.devs), orList(worlds))
+		return fmt.Errorf("--devices %s: a world of %d; arc's kernels run worlds of %s ranks", f.devices, len(f.devs), abi.WorldList(worlds))
 	}
 	return nil
-}
-
-// orList writes 2, 4, 6 or 8.
-func orList(v []int) string {
-	s := make([]string, len(v))
-	for i, n := range v {
-		s[i] = strconv.Itoa(n)
-	}
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // targetName is --target, or the target of the machine --link describes.

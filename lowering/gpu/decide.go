@@ -71,7 +71,7 @@ func (m *Machine) kernels() *passes.Kernels {
 				return ""
 			}
 			return fmt.Sprintf("group size %d: arc's kernels run on %s devices (%s for one-shot)", g,
-				orList(abi.TwoShotWorlds), orList(onlyOneShot()))
+				abi.WorldList(abi.TwoShotWorlds), abi.WorldList(onlyOneShot()))
 		},
 		Fits: m.fits,
 	}
@@ -86,17 +86,6 @@ func onlyOneShot() []int {
 		}
 	}
 	return out
-}
-
-func orList(ns []int) string {
-	words := make([]string, len(ns))
-	for i, n := range ns {
-		words[i] = fmt.Sprint(n)
-	}
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // candidate is one way arc's kernels could run an all-reduce.
