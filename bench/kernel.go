@@ -67,9 +67,8 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 	}
 	rs = keepPlanned(rs, plan)
 	if o.logical() {
-		gpus := len(slices.Compact(slices.Sorted(slices.Values(o.Devices))))
 		for i := range rs {
-			rs[i].GPUs = gpus
+			rs[i].GPUs = o.gpus()
 		}
 	}
 	if slices.Contains(plan.Lowerings, Auto) {
@@ -91,16 +90,14 @@ func KernelRows(o KernelOptions, plan Plan) int {
 	return len(plan.DTypes) * sizes * len(kernelOnly(o, plan))
 }
 
+// gpus counts the distinct GPUs of Devices.
+func (o KernelOptions) gpus() int {
+	return len(slices.Compact(slices.Sorted(slices.Values(o.Devices))))
+}
+
 // logical reports whether a GPU holds more than one rank: logical ranks,
 // whose times are the kernels' own cost on one GPU, not a link's.
-func (o KernelOptions) logical() bool {
-	for i, d := range o.Devices {
-		if slices.Contains(o.Devices[:i], d) {
-			return true
-		}
-	}
-	return false
-}
+func (o KernelOptions) logical() bool { return o.gpus() < len(o.Devices) }
 
 func joinInts(v []int) string {
 	s := make([]string, len(v))

@@ -116,6 +116,19 @@ func fakeKbench(t *testing.T, status int, csv ...string) (program, record string
 	return program, record
 }
 
+// checkRanAs compares what fakeKbench recorded (its arguments, then
+// NCCL_P2P_DISABLE) with want.
+func checkRanAs(t *testing.T, record, want string) {
+	t.Helper()
+	rec, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(rec) != want {
+		t.Errorf("kbench ran as %q, want %q", rec, want)
+	}
+}
+
 func TestRunKernel(t *testing.T) {
 	program, record := fakeKbench(t, 0)
 	plan := Plan{Sizes: []int64{4 << 10, 64 << 20}, DTypes: []string{"f16"}, Reps: 7,
@@ -127,14 +140,7 @@ func TestRunKernel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := os.ReadFile(record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "--link host --dtypes f16 --min 4096 --max 67108864 --reps 7 --only nccl,nccl-graph,oneshot,twoshot-fp8 --world 2|1\n"
-	if string(rec) != want {
-		t.Errorf("kbench ran as %q, want %q", rec, want)
-	}
+	checkRanAs(t, record, "--link host --dtypes f16 --min 4096 --max 67108864 --reps 7 --only nccl,nccl-graph,oneshot,twoshot-fp8 --world 2|1\n")
 	got := map[string]Result{}
 	for _, r := range rs {
 		got[FormatSize(r.Bytes)+" "+string(r.Lowering)] = r
@@ -174,14 +180,7 @@ func TestRunKernelLogicalRanks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := os.ReadFile(record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "--link peer --dtypes f16 --min 1048576 --max 67108864 --reps 7 --only oneshot,twoshot-fp,twoshot-int8,twoshot-int4 --devices 0,0|unset\n"
-	if string(rec) != want {
-		t.Errorf("kbench ran as %q, want %q", rec, want)
-	}
+	checkRanAs(t, record, "--link peer --dtypes f16 --min 1048576 --max 67108864 --reps 7 --only oneshot,twoshot-fp,twoshot-int8,twoshot-int4 --devices 0,0|unset\n")
 	if got := log.String(); !strings.HasPrefix(got, "arc: native is not measured: NCCL refuses ranks that share a GPU (logical ranks, --devices 0,0)\n") {
 		t.Errorf("log %q", got)
 	}
