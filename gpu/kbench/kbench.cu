@@ -629,28 +629,24 @@ int main(int argc, char **argv) {
     }
   }
 
-  b.copy_gbps.resize(b.world);
+  /* Each device's bandwidths, measured once: ranks sharing it copy the first's. */
+  for (auto *v : {&b.copy_gbps, &b.h2d_gbps, &b.d2h_gbps, &b.both_gbps}) v->resize(b.world);
   for (int r = 0; r < b.world; r++) {
     int first = 0;
     while (b.dev[first] != b.dev[r]) first++;
-    b.copy_gbps[r] = first < r ? b.copy_gbps[first] : b.copy_bandwidth(b.dev[r]);
-    if (first == r) fprintf(stderr, "kbench: copy bandwidth of device %d: %.0f GB/s (cudaMemcpy, read + written)\n", b.dev[r], b.copy_gbps[r]);
-  }
-  if (b.link == ARC_LINK_HOST) {
-    for (auto *v : {&b.h2d_gbps, &b.d2h_gbps, &b.both_gbps}) v->resize(b.world);
-    for (int r = 0; r < b.world; r++) {
-      int first = 0;
-      while (b.dev[first] != b.dev[r]) first++;
-      if (first < r) {
-        b.h2d_gbps[r] = b.h2d_gbps[first], b.d2h_gbps[r] = b.d2h_gbps[first], b.both_gbps[r] = b.both_gbps[first];
-        continue;
-      }
-      b.pcie_bandwidth(b.dev[r], &b.h2d_gbps[r], &b.d2h_gbps[r], &b.both_gbps[r]);
-      fprintf(stderr,
-              "kbench: PCIe bandwidth of device %d: %.1f GB/s host to device, %.1f GB/s device to host, %.1f GB/s each way "
-              "at once (cudaMemcpy, pinned)\n",
-              b.dev[r], b.h2d_gbps[r], b.d2h_gbps[r], b.both_gbps[r]);
+    if (first < r) {
+      b.copy_gbps[r] = b.copy_gbps[first], b.h2d_gbps[r] = b.h2d_gbps[first];
+      b.d2h_gbps[r] = b.d2h_gbps[first], b.both_gbps[r] = b.both_gbps[first];
+      continue;
     }
+    b.copy_gbps[r] = b.copy_bandwidth(b.dev[r]);
+    fprintf(stderr, "kbench: copy bandwidth of device %d: %.0f GB/s (cudaMemcpy, read + written)\n", b.dev[r], b.copy_gbps[r]);
+    if (b.link != ARC_LINK_HOST) continue;
+    b.pcie_bandwidth(b.dev[r], &b.h2d_gbps[r], &b.d2h_gbps[r], &b.both_gbps[r]);
+    fprintf(stderr,
+            "kbench: PCIe bandwidth of device %d: %.1f GB/s host to device, %.1f GB/s device to host, %.1f GB/s each way "
+            "at once (cudaMemcpy, pinned)\n",
+            b.dev[r], b.h2d_gbps[r], b.d2h_gbps[r], b.both_gbps[r]);
   }
 
   std::vector<Lowering> lows;
