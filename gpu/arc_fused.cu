@@ -222,7 +222,12 @@ __global__ void __launch_bounds__(ARC_THREADS, ARC_BLOCKS_PER_SM) oneshot_norm_k
   auto slot = [&](int r, int s, int blk) {
     return a.x[r] + a.lay.one_x + ((par * W + s) * a.grid + blk) * a.lay.one_cap;
   };
-  char *sums = slot(me, me, 0); /* no peer writes the rank's own slot */
+  /* The segments' sums of squares: the rank's own slots, which no peer
+   * writes, at parity 0 whatever the call's. Another block of the rank reads
+   * a segment's sum, and a block's parity is its own epoch's: blocks that
+   * took part in different numbers of calls (a call of fewer blocks) differ
+   * in it, so the region must not depend on it. */
+  char *sums = a.x[me] + a.lay.one_x + (uint64_t)me * a.grid * a.lay.one_cap;
 
   if (ok) {
     for (uint64_t g = b, k = 0; g < S; g += G, k++) {

@@ -329,3 +329,59 @@ func replayFused(t *testing.T, g *fusedRig, s collective.Spec, rc norm.Recipe, n
 		}
 	}
 }
+
+// Fused calls between unfused calls that use fewer blocks. A block counts
+// the calls it took part in (its epoch), so after a call of one block the
+// rank's blocks disagree on the epoch's parity; the fused oneshot kernel
+// must still find every segment's sum of squares, which another block of
+// the rank wrote. The sweeps above run each shape an even number of times,
+// which kept every block's parity equal, so they could not see a kernel
+// that read a row's sums at its own block's parity (the first row of JAX
+// programs whose all-reduces differ in size came out too large by up to
+// sqrt(2)).
+func TestFusedAfterOtherCalls(t *testing.T) {
+	needGPUs(t, 1)
+	for _, world := range []int{2, 4, 8} {
+		t.Run(fmt.Sprintf("world%d", world), func(t *testing.T) {
+			g := newFusedRig(t, logical(world, gpus()), 1<<20)
+			seed := uint64(world) << 40
+			for _, s := range fusedSpecs(world) {
+				if s.Algo != "oneshot" && s.Codec != "fp" {
+					continue
+				}
+				plain := collective.Spec{Algo: "oneshot", DType: s.DType, World: world}
+				// before each fused call: 1, 2, then 3 calls of one to three blocks
+				for calls := 1; calls <= 3; calls++ {
+					for c := range calls {
+						seed++
+						n := []int{7, 2048 + 1, 2*2048 + 5}[c%3] // 1, 2, 3 tiles
+						in := randomInputs(seed, s.DType, world, n, false)
+						want, err := collective.Expected(plain, in)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := g.rig.check(plain, in, want); err != nil {
+							t.Fatal(err)
+						}
+					}
+					for _, sh := range [][2]int{{1, 4096}, {3, 8192}, {2, 2112}, {8, 4096}} {
+						rows, n := sh[0], sh[1]
+						if abi.CheckFused(s.Algo, int64(n), int64(s.DType.Size())) != nil {
+							continue
+						}
+						seed++
+						rc := fusedRecipes(n)[int(seed)%2]
+						in, res, w := fusedInputs(seed, s.DType, world, rows, n, false)
+						h, y, err := norm.Expected(s, rc, in, res, w)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := g.check(s, rc, in, res, w, h, y); err != nil {
+							t.Fatalf("after %d unfused calls: %v", calls, err)
+						}
+					}
+				}
+			}
+		})
+	}
+}
