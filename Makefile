@@ -70,6 +70,16 @@ runtime-devbin: plugin
 	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./proxy/devtest
 	cd $$($(GO) list -m -f '{{.Dir}}' github.com/gomlx/gomlx) && $(GO) test -c -ldflags='-s -w' -o $(CURDIR)/.devbin/gomlx_graph.test ./pkg/core/graph
 
+# device-bin-differential (here): what proxy/devtest/differential.sh needs on
+# the GPU machine: the plugin, arc, the converter, and an arc whose fused
+# calls carry an epsilon one ulp off (-tags arc_planted_eps), which the check
+# must catch (docs/ACCURACY.md, "The differential check").
+.PHONY: device-bin-differential
+device-bin-differential: plugin
+	@mkdir -p .devbin
+	cp build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py build/arc .devbin/
+	$(GO) build -tags arc_planted_eps -trimpath -ldflags='-s -w' -o .devbin/arc-planted-eps ./cmd/arc
+
 # ---- gpu: arc's all-reduce kernels (docs/KERNELS.md) ----
 # gpu (GPU machine): build/libarc_gpu.so from every gpu/*.cu and *.cc
 # with nvcc, and the kernel benchmark when NCCL is found. hip-check (CI):

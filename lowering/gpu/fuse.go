@@ -80,6 +80,7 @@ func deleteOp(m *ir.Module, ed *ir.Editor, op *ir.Op) {
 func fusedCallOf(operand, residual, weight string, fz *passes.NormFusion, row *passes.Row) *decision.Call {
 	c := callOf(operand, fz.Type, row)
 	rc := fz.Recipe
+	rc.Eps = plantedEps(rc.Eps)
 	c.Norm, c.Fuse, c.FuseReason = &rc, row.Fuse, row.FuseReason
 	c.Operands = append(c.Operands, residual, weight)
 	c.OperandTypes = append(c.OperandTypes, fz.Type, fz.WeightType)
