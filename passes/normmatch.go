@@ -2,10 +2,8 @@ package passes
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/reference/norm"
@@ -27,7 +25,10 @@ type NormFusion struct {
 	// dimension larger than 1 is the row's.
 	WeightType ir.TensorType
 	H, Y       string // the names of h and y, which the fused call defines
-	Recipe     norm.Recipe
+	// Last is the op that defines y: the fused call's second result takes
+	// its place (and its sharding), as the first takes the add's.
+	Last   *ir.Op
+	Recipe norm.Recipe
 	// Ops are the ops the fused call replaces, in source order: the add
 	// that makes h first, the op that makes y last, and between them every
 	// op of the norm, and the weight's reshapes and converts that only the
@@ -54,47 +55,118 @@ func MatchNorm(m *ir.Module, op *ir.Op) (fz *NormFusion, why string, near bool) 
 	return nil, "not an all-reduce", false
 }
 
-// NormMatcher matches the all-reduces of one module, reading each block's
-// def-use once, so that a pass over every all-reduce costs the module's
-// size, not its square.
+// NormMatcher matches the all-reduces of one module. It reads the module's
+// values once, at the first Match (where each is defined, by MLIR's scoping,
+// and which ops read it), so that matching every all-reduce costs the
+// module's size, not its square.
 type NormMatcher struct {
-	m    *ir.Module
-	uses map[*ir.Block]*blockUses
+	m *ir.Module
+	g *defUse
 }
 
-// NewNormMatcher reads nothing yet: each Match reads the block it needs.
-func NewNormMatcher(m *ir.Module) *NormMatcher {
-	return &NormMatcher{m: m, uses: map[*ir.Block]*blockUses{}}
-}
+// NewNormMatcher reads nothing yet.
+func NewNormMatcher(m *ir.Module) *NormMatcher { return &NormMatcher{m: m} }
 
 // Match is MatchNorm for one collective of the matcher's module, as the
 // analysis read it.
 func (nm *NormMatcher) Match(c *ir.Collective) (fz *NormFusion, why string, near bool) {
-	op := c.Op
-	u := nm.uses[op.Parent]
-	if u == nil {
-		u = newBlockUses(nm.m, op.Parent)
-		nm.uses[op.Parent] = u
+	if nm.g == nil {
+		nm.g = newDefUse(nm.m)
 	}
-	f := &flow{m: nm.m, blockUses: u, removed: map[*ir.Op]bool{}}
+	f := &flow{defUse: nm.g, removed: map[*ir.Op]bool{}, block: c.Op.Parent}
 	fz, why = f.match(c)
 	return fz, why, fz == nil && f.added
 }
 
-// blockUses is the def-use of one block: the values its ops define and the
-// ops of the block that read them, in their own text or in their regions
-// (a region that redefines a name counts as a reader: never fewer readers
-// than there are).
-type blockUses struct {
-	def     map[string]*ir.Op
-	readers map[string][]*ir.Op
+// defUse is a module's values: where each is defined (ir.Defs, MLIR's
+// scoping: a name means the definition its use sees), the ops that read
+// each definition (an op nested in a region reads what its own text
+// names), every op's place in its block, and each op read as StableHLO.
+type defUse struct {
+	m       *ir.Module
+	defs    *ir.Defs
+	readers map[ir.Def][]*ir.Op
 	pos     map[*ir.Op]int
+	hlo     map[*ir.Op]*ir.HLO
 }
 
-// flow is one match over a block's def-use: the ops it removes.
+func newDefUse(m *ir.Module) *defUse {
+	g := &defUse{m: m, defs: m.Defs(nil), readers: map[ir.Def][]*ir.Op{}, pos: map[*ir.Op]int{}, hlo: map[*ir.Op]*ir.HLO{}}
+	var block func(b *ir.Block)
+	block = func(b *ir.Block) {
+		for i, op := range b.Ops {
+			g.pos[op] = i
+			m.Values(op, func(v ir.ValueRef) {
+				if v.Kind != ir.Use {
+					return
+				}
+				ref := v.Name
+				if v.Index >= 0 {
+					ref += "#" + strconv.Itoa(v.Index)
+				}
+				if d, ok := g.defs.Lookup(op, ref); ok {
+					if rs := g.readers[d]; len(rs) == 0 || rs[len(rs)-1] != op {
+						g.readers[d] = append(rs, op)
+					}
+				}
+			})
+			for _, r := range op.Regions {
+				for _, nb := range r.Blocks {
+					block(nb)
+				}
+			}
+		}
+	}
+	block(m.Body)
+	return g
+}
+
+// op is an op read as StableHLO (nil when it is not one).
+func (g *defUse) op(op *ir.Op) *ir.HLO {
+	h, seen := g.hlo[op]
+	if !seen {
+		h, _ = g.m.HLO(op)
+		g.hlo[op] = h
+	}
+	return h
+}
+
+// def is the definition of value as op sees it.
+func (g *defUse) def(op *ir.Op, value string) (ir.Def, bool) { return g.defs.Lookup(op, value) }
+
+// readersOf are the ops that read value as op sees it (op may define it).
+func (g *defUse) readersOf(op *ir.Op, value string) []*ir.Op {
+	d, ok := g.def(op, value)
+	if !ok {
+		return nil
+	}
+	return g.readers[d]
+}
+
+// typeOf is the type of value as op sees it, where its definition states it.
+func (g *defUse) typeOf(op *ir.Op, value string) (ir.TensorType, bool) {
+	d, ok := g.def(op, value)
+	if !ok {
+		return ir.TensorType{}, false
+	}
+	if d.Result >= 0 {
+		if h := g.op(d.Op); h != nil && d.Result < len(h.ResultTypes) {
+			return h.ResultTypes[d.Result], true
+		}
+	}
+	s, why := g.defs.Type(d)
+	if why != "" {
+		return ir.TensorType{}, false
+	}
+	t, err := ir.ParseTensorType(s)
+	return t, err == nil
+}
+
+// flow is one match: the ops it removes, all in the all-reduce's block.
 type flow struct {
-	m *ir.Module
-	*blockUses
+	*defUse
+	fz      *NormFusion
+	block   *ir.Block
 	removed map[*ir.Op]bool
 	added   bool // a residual add reads the sum
 	// maybe are ops that go with the fusion if only removed ops read them:
@@ -102,125 +174,96 @@ type flow struct {
 	maybe []*ir.Op
 }
 
-func newBlockUses(m *ir.Module, b *ir.Block) *blockUses {
-	f := &blockUses{def: map[string]*ir.Op{}, readers: map[string][]*ir.Op{}, pos: map[*ir.Op]int{}}
-	for i, op := range b.Ops {
-		f.pos[op] = i
-		seen := map[string]bool{}
-		note := func(o *ir.Op) {
-			m.Values(o, func(v ir.ValueRef) {
-				if o == op && v.Kind == ir.Result {
-					f.def[v.Name] = op
-				} else if v.Kind == ir.Use && !seen[v.Name] {
-					seen[v.Name] = true
-					f.readers[v.Name] = append(f.readers[v.Name], op)
-				}
-			})
-		}
-		note(op)
-		var nested func(o *ir.Op)
-		nested = func(o *ir.Op) {
-			for _, r := range o.Regions {
-				for _, nb := range r.Blocks {
-					for _, in := range nb.Ops {
-						note(in)
-						nested(in)
-					}
-				}
-			}
-		}
-		nested(op)
-	}
-	return f
-}
+// single is an op of one result read as StableHLO.
+func single(h *ir.HLO) bool { return h != nil && len(h.Results) == 1 && len(h.ResultTypes) == 1 }
 
-// opv is an op of the norm as the matcher reads it, from either form.
-type opv struct {
-	op       *ir.Op
-	kind     string // the name less "stablehlo."
-	result   string
-	operands []string
-	ins      []ir.TensorType
-	out      ir.TensorType
-}
+// out is a single op's result type.
+func out(h *ir.HLO) ir.TensorType { return h.ResultTypes[0] }
 
-func (f *flow) view(op *ir.Op) (opv, bool) {
-	v := opv{op: op, kind: strings.TrimPrefix(op.Name, "stablehlo.")}
-	if v.kind == op.Name {
-		return v, false
-	}
-	results := 0
-	f.m.Values(op, func(r ir.ValueRef) {
-		if r.Kind == ir.Result {
-			results += r.Count
-			v.result = r.Name
-		}
-	})
-	if results != 1 {
-		return v, false
-	}
-	for _, o := range f.m.Operands(op) {
-		if !ir.IsValueRef(o) {
-			return v, false
-		}
-		v.operands = append(v.operands, strings.TrimSpace(o))
-	}
-	ins, outs, ok := f.m.FuncType(op)
-	if !ok || len(outs) != 1 {
-		return v, false
-	}
-	var err error
-	if v.out, err = ir.ParseTensorType(outs[0]); err != nil || v.out.Elems() < 0 {
-		return v, false
-	}
-	if ins == nil { // the pretty form's one type for every operand and the result
-		for range v.operands {
-			v.ins = append(v.ins, v.out)
-		}
-		return v, true
-	}
-	for _, t := range ins {
-		tt, err := ir.ParseTensorType(t)
-		if err != nil {
-			return v, false
-		}
-		v.ins = append(v.ins, tt)
-	}
-	return v, len(v.ins) == len(v.operands)
-}
-
-// reader is the one op of the block that reads value, or why there is not one.
-func (f *flow) reader(value, what string) (opv, string) {
-	rs := f.readers[value]
+// reader is the one op that reads value (defined by def), an op of one
+// result in the all-reduce's block, or why there is not one.
+func (f *flow) reader(def *ir.Op, value, what string) (*ir.HLO, string) {
+	rs := f.readersOf(def, value)
 	if len(rs) != 1 {
-		return opv{}, fmt.Sprintf("%s %s has %d readers, not one", what, value, len(rs))
+		return nil, fmt.Sprintf("%s %s has %d readers, not one", what, value, len(rs))
 	}
-	v, ok := f.view(rs[0])
-	if !ok {
-		return v, fmt.Sprintf("%s %s is read by %s, which the matcher does not read", what, value, rs[0].Name)
+	h := f.op(rs[0])
+	switch {
+	case rs[0].Parent != f.block:
+		return nil, fmt.Sprintf("%s %s is read inside %s", what, value, rs[0].Parent.Parent.Parent.Name)
+	case !single(h):
+		return nil, fmt.Sprintf("%s %s is read by %s, which the matcher does not read", what, value, rs[0].Name)
 	}
-	return v, ""
+	return h, ""
 }
 
-// other is the operand of a binary op that is not value, or "" when both or
-// neither are.
-func other(v opv, value string) string {
-	if len(v.operands) != 2 {
+// other is the operand of a binary op that is not value, or "" when both
+// or neither are.
+func other(h *ir.HLO, value string) string {
+	if len(h.Operands) != 2 {
 		return ""
 	}
-	switch {
-	case v.operands[0] == value && v.operands[1] != value:
-		return v.operands[1]
-	case v.operands[1] == value && v.operands[0] != value:
-		return v.operands[0]
+	switch a, b := h.Operands[0], h.Operands[1]; {
+	case a == value && b != value:
+		return b
+	case b == value && a != value:
+		return a
 	}
 	return ""
 }
 
-func sameType(a, b ir.TensorType) bool { return a.String() == b.String() }
+func sameType(a, b ir.TensorType) bool  { return a.String() == b.String() }
+func sameShape(a, b ir.TensorType) bool { return slices.Equal(a.Shape, b.Shape) }
 
+// isOp reports an op of StableHLO's or MHLO's kind.
+func isOp(h *ir.HLO, kind string) bool { return h != nil && h.Kind == kind }
+
+// match follows the sum of c through the residual add and the norm, one
+// step at a time.
 func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
-	ar := c.Op
+	sum, why := f.allReduce(c)
+	if why != "" {
+		return nil, why
+	}
+	h, why := f.residualAdd(sum)
+	if why != "" {
+		return nil, why
+	}
+	a, why := f.inF32(h)
+	if why != "" {
+		return nil, why
+	}
+	sq, why := f.square(a)
+	if why != "" {
+		return nil, why
+	}
+	ss, why := f.rowSum(sq)
+	if why != "" {
+		return nil, why
+	}
+	k, why := f.factor(ss)
+	if why != "" {
+		return nil, why
+	}
+	z, why := f.scaled(k, a)
+	if why != "" {
+		return nil, why
+	}
+	if why := f.weighted(z); why != "" {
+		return nil, why
+	}
+	if why := f.closure(); why != "" {
+		return nil, why
+	}
+	if err := f.fz.Recipe.Check(); err != nil {
+		return nil, err.Error()
+	}
+	return f.fz, ""
+}
+
+// allReduce checks that c is a sum of one operand in a type the kernels
+// take, with rows, and returns its result.
+func (f *flow) allReduce(c *ir.Collective) (*ir.HLO, string) {
 	if c.Kind != "all_reduce" {
 		return nil, "not an all-reduce"
 	}
@@ -234,84 +277,117 @@ func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
 	if len(t.Shape) == 0 || t.Elems() <= 0 {
 		return nil, fmt.Sprintf("%s has no rows", t)
 	}
-	var sum string
-	f.m.Values(ar, func(v ir.ValueRef) {
-		if v.Kind == ir.Result && v.Count == 1 {
-			sum = v.Name
-		}
-	})
-	if sum == "" {
+	ar := f.op(c.Op)
+	if ar == nil || len(ar.Results) != 1 {
 		return nil, "the all-reduce's result is not one named value"
 	}
-	fz := &NormFusion{AllReduce: ar, Type: t, Recipe: norm.Recipe{Row: int(t.Shape[len(t.Shape)-1])}}
+	f.fz = &NormFusion{AllReduce: c.Op, Type: t, Recipe: norm.Recipe{Row: int(t.Shape[len(t.Shape)-1])}}
+	return ar, ""
+}
 
-	// h = x + s
-	for _, r := range f.readers[sum] {
-		f.added = f.added || strings.TrimPrefix(r.Name, "stablehlo.") == "add"
+// residualAdd: h = x + s, in the sum's type. It returns the add.
+func (f *flow) residualAdd(sum *ir.HLO) (*ir.HLO, string) {
+	s := sum.Results[0]
+	for _, r := range f.readersOf(sum.Op, s) {
+		f.added = f.added || isOp(f.op(r), "add")
 	}
-	add, why := f.reader(sum, "the sum")
+	add, why := f.reader(sum.Op, s, "the sum")
 	if why != "" {
 		return nil, why
 	}
-	if add.kind != "add" || other(add, sum) == "" || !sameType(add.out, t) {
-		return nil, fmt.Sprintf("the sum %s is read by %s, not a residual add of its type", sum, add.op.Name)
+	if !isOp(add, "add") || other(add, s) == "" || !sameType(out(add), f.fz.Type) {
+		return nil, fmt.Sprintf("the sum %s is read by %s, not a residual add of its type", s, add.Op.Name)
 	}
-	fz.Residual, fz.H, fz.At = other(add, sum), add.result, add.op
-	f.removed[add.op] = true
+	f.fz.Residual, f.fz.H, f.fz.At = other(add, s), add.Results[0], add.Op
+	f.removed[add.Op] = true
+	return add, ""
+}
 
-	// a = f32(h), unless T is f32
-	a := fz.H
-	if t.Elem != "f32" {
-		var conv opv
-		n := 0
-		for _, r := range f.readers[fz.H] {
-			if v, ok := f.view(r); ok && v.kind == "convert" && v.out.Elem == "f32" {
-				conv, n = v, n+1
-			}
-		}
-		switch {
-		case n == 0:
-			return nil, fmt.Sprintf("h %s is not converted to f32: no RMSNorm in f32 follows (arc's kernels do not run a norm in %s)", fz.H, t.Elem)
-		case n > 1:
-			return nil, fmt.Sprintf("h %s is converted to f32 %d times", fz.H, n)
-		}
-		if !sameShape(conv.out, t) {
-			return nil, fmt.Sprintf("%s converts h to %s", conv.op.Name, conv.out)
-		}
-		a = conv.result
-		f.removed[conv.op] = true
+// inF32: a = f32(h), unless T is f32 (a is h then). It returns a's op.
+func (f *flow) inF32(h *ir.HLO) (*ir.HLO, string) {
+	t := f.fz.Type
+	if t.Elem == "f32" {
+		return h, ""
 	}
-	f32 := ir.TensorType{Elem: "f32", Shape: t.Shape}
+	var conv *ir.HLO
+	n := 0
+	for _, r := range f.readersOf(h.Op, f.fz.H) {
+		if v := f.op(r); isOp(v, "convert") && single(v) && out(v).Elem == "f32" && r.Parent == f.block {
+			conv, n = v, n+1
+		}
+	}
+	switch {
+	case n == 0:
+		return nil, fmt.Sprintf("h %s is not converted to f32: no RMSNorm in f32 follows (arc's kernels do not run a norm in %s)", f.fz.H, t.Elem)
+	case n > 1:
+		return nil, fmt.Sprintf("h %s is converted to f32 %d times", f.fz.H, n)
+	case !sameShape(out(conv), t):
+		return nil, fmt.Sprintf("%s converts h to %s", conv.Op.Name, out(conv))
+	}
+	f.removed[conv.Op] = true
+	return conv, ""
+}
 
-	// q = a * a
-	var sq opv
-	for _, r := range f.readers[a] {
-		if v, ok := f.view(r); ok && v.kind == "multiply" && len(v.operands) == 2 && v.operands[0] == a && v.operands[1] == a {
-			if sq.op != nil {
-				return nil, fmt.Sprintf("%s is squared twice", a)
+// f32 is the rows' shape in f32.
+func (f *flow) f32() ir.TensorType { return ir.TensorType{Elem: "f32", Shape: f.fz.Type.Shape} }
+
+// square: q = a * a, in f32.
+func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
+	av := a.Results[0]
+	var sq *ir.HLO
+	for _, r := range f.readersOf(a.Op, av) {
+		v := f.op(r)
+		if isOp(v, "multiply") && single(v) && len(v.Operands) == 2 && v.Operands[0] == av && v.Operands[1] == av {
+			if sq != nil {
+				return nil, fmt.Sprintf("%s is squared twice", av)
 			}
 			sq = v
 		}
 	}
-	if sq.op == nil {
-		return nil, fmt.Sprintf("%s is not squared: no RMSNorm of h follows", a)
+	switch {
+	case sq == nil:
+		return nil, fmt.Sprintf("%s is not squared: no RMSNorm of h follows", av)
+	case sq.Op.Parent != f.block:
+		return nil, fmt.Sprintf("%s is squared inside %s", av, sq.Op.Parent.Parent.Parent.Name)
+	case !sameType(out(sq), f.f32()):
+		return nil, fmt.Sprintf("%s squares h to %s, not in f32", sq.Op.Name, out(sq))
 	}
-	if !sameType(sq.out, f32) {
-		return nil, fmt.Sprintf("%s squares h to %s, not in f32", sq.op.Name, sq.out)
-	}
-	f.removed[sq.op] = true
+	f.removed[sq.Op] = true
+	return sq, ""
+}
 
-	// ss = sum over the last dimension
-	red, why := f.reader(sq.result, "the square")
+// rowSum: the sum of the squares over the last dimension, from zero.
+func (f *flow) rowSum(sq *ir.HLO) (*ir.HLO, string) {
+	red, why := f.reader(sq.Op, sq.Results[0], "the square")
 	if why != "" {
 		return nil, why
 	}
-	if why := f.sumOfLast(red, sq.result, t); why != "" {
-		return nil, why
+	t := f.fz.Type
+	if !isOp(red, "reduce") || len(red.Operands) != 2 || red.Operands[0] != sq.Results[0] {
+		return nil, fmt.Sprintf("the square is read by %s, not a reduction", red.Op.Name)
 	}
-	f.removed[red.op] = true
+	dims, ok := red.Ints("dimensions")
+	if !ok || !slices.Equal(dims, []int64{int64(len(t.Shape) - 1)}) {
+		return nil, fmt.Sprintf("%s sums over dimensions %v, not the last (%d): not a norm of rows", red.Op.Name, dims, len(t.Shape)-1)
+	}
+	if !slices.Equal(out(red).Shape, t.Shape[:len(t.Shape)-1]) || out(red).Elem != "f32" {
+		return nil, fmt.Sprintf("%s makes %s", red.Op.Name, out(red))
+	}
+	if init, ok := f.splat(red.Op, red.Operands[1]); !ok || init != 0 {
+		return nil, fmt.Sprintf("%s starts from %s, not from 0", red.Op.Name, red.Operands[1])
+	}
+	if r := f.m.Reducer(red); r != "stablehlo.add" && r != "mhlo.add" {
+		return nil, fmt.Sprintf("%s does not add", red.Op.Name)
+	}
+	f.removed[red.Op] = true
+	return red, ""
+}
 
-	// the row's factor: mean, + eps, rsqrt, in that order, reshapes between
+// factor: the row's factor from its sum of squares, rsqrt(sum op c + eps)
+// (the mean, + eps, rsqrt, in that order, reshapes between), broadcast
+// along the row. It returns the broadcast.
+func (f *flow) factor(red *ir.HLO) (*ir.HLO, string) {
+	t := f.fz.Type
 	rowShape := t.Shape[:len(t.Shape)-1]
 	layout := make([]int, len(rowShape)) // per dimension: the row dimension it is, or -1 (size 1)
 	for i, d := range rowShape {
@@ -320,125 +396,148 @@ func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
 			layout[i] = -1
 		}
 	}
-	cur, shape, step := red.result, rowShape, 0 // step: 0 mean, 1 eps, 2 rsqrt, 3 done
-	var bcast opv
-	for bcast.op == nil {
-		v, why := f.reader(cur, "the row's "+[]string{"sum", "mean", "mean + eps", "factor"}[step])
+	words := []string{"sum", "mean", "mean + eps", "factor"}
+	cur, shape, step := red, rowShape, 0 // step: 0 mean, 1 eps, 2 rsqrt, 3 done
+	for {
+		v, why := f.reader(cur.Op, cur.Results[0], "the row's "+words[step])
 		if why != "" {
 			return nil, why
 		}
-		if v.out.Elem != "f32" {
-			return nil, fmt.Sprintf("%s makes the row's factor %s: arc's kernel keeps it in f32", v.op.Name, v.out.Elem)
+		if out(v).Elem != "f32" {
+			return nil, fmt.Sprintf("%s makes the row's factor %s: arc's kernel keeps it in f32", v.Op.Name, out(v).Elem)
 		}
+		broadcastOnly := isOp(v, "broadcast_in_dim") && out(v).Elems() == (ir.TensorType{Shape: shape}).Elems()
 		switch {
-		case v.kind == "reshape":
-			if layout = reshapeLayout(layout, shape, v.out.Shape); layout == nil {
-				return nil, fmt.Sprintf("%s reshapes the row's factor to %s", v.op.Name, v.out)
+		case isOp(v, "reshape"):
+			if layout = reshapeLayout(layout, shape, out(v).Shape); layout == nil {
+				return nil, fmt.Sprintf("%s reshapes the row's factor to %s", v.Op.Name, out(v))
 			}
-		case v.kind == "broadcast_in_dim" && v.out.Elems() == (ir.TensorType{Shape: shape}).Elems():
-			// only adds dimensions of size 1 (jnp.mean's keepdims): a reshape
-			dims, ok := f.dims(v.op, "broadcast_dimensions", "dims")
-			if layout = broadcastLayout(layout, shape, v.out.Shape, dims); !ok || layout == nil {
-				return nil, fmt.Sprintf("%s moves the row's factor", v.op.Name)
+		case broadcastOnly: // only adds dimensions of size 1 (jnp.mean's keepdims): a reshape
+			dims, ok := v.Ints("broadcast_dimensions")
+			if layout = broadcastLayout(layout, shape, out(v).Shape, dims); !ok || layout == nil {
+				return nil, fmt.Sprintf("%s moves the row's factor", v.Op.Name)
 			}
-		case v.kind == "broadcast_in_dim" && step == 3:
-			if !sameShape(v.out, t) {
-				return nil, fmt.Sprintf("%s broadcasts the factor to %s, not to the rows", v.op.Name, v.out)
+		case isOp(v, "broadcast_in_dim") && step == 3:
+			if !sameShape(out(v), t) {
+				return nil, fmt.Sprintf("%s broadcasts the factor to %s, not to the rows", v.Op.Name, out(v))
 			}
-			dims, ok := f.dims(v.op, "broadcast_dimensions", "dims")
-			out := broadcastLayout(layout, shape, v.out.Shape, dims)
-			if !ok || out == nil || !rowsOnly(out, t.Shape) {
-				return nil, fmt.Sprintf("%s does not broadcast the row's factor along its row", v.op.Name)
+			dims, ok := v.Ints("broadcast_dimensions")
+			bl := broadcastLayout(layout, shape, out(v).Shape, dims)
+			if !ok || bl == nil || !rowsOnly(bl, t.Shape) {
+				return nil, fmt.Sprintf("%s does not broadcast the row's factor along its row", v.Op.Name)
 			}
-			bcast = v
-		case v.kind == "multiply" && step == 0, v.kind == "divide" && step == 0, v.kind == "add" && step == 1:
-			k := other(v, cur)
-			if k == "" || v.kind == "divide" && v.operands[0] != cur {
-				return nil, fmt.Sprintf("%s does not apply a constant to the row's %s", v.op.Name, []string{"sum", "mean"}[step])
-			}
-			val, ok := f.splat(k)
-			if !ok {
-				return nil, fmt.Sprintf("%s applies %s, not a constant, to the row's %s", v.op.Name, k, []string{"sum", "mean"}[step])
-			}
-			if step == 0 {
-				fz.Recipe.Mean, fz.Recipe.Scale = map[string]string{"multiply": "mul", "divide": "div"}[v.kind], val
-			} else {
-				fz.Recipe.Eps = val
-			}
-			step++
-		case v.kind == "rsqrt" && step == 2:
-			step++
-		default:
-			return nil, fmt.Sprintf("%s where the norm has %s", v.op.Name,
-				[]string{"the mean (a multiply or divide by a constant)", "+ eps", "rsqrt", "the broadcast of the factor"}[step])
-		}
-		if len(v.operands) > 0 && v.kind != "broadcast_in_dim" && v.kind != "reshape" && !sameShape(v.out, ir.TensorType{Shape: shape}) {
-			return nil, fmt.Sprintf("%s changes the factor's shape", v.op.Name)
-		}
-		f.removed[v.op] = true
-		cur, shape = v.result, v.out.Shape
-	}
-	scaled, why := f.reader(bcast.result, "the broadcast factor")
-	if why != "" {
-		return nil, why
-	}
-	if scaled.kind != "multiply" || other(scaled, bcast.result) != a || !sameType(scaled.out, f32) {
-		return nil, fmt.Sprintf("%s where the norm scales h by its factor", scaled.op.Name)
-	}
-	f.removed[scaled.op] = true
-
-	// the weight, before or after the convert back
-	next, why := f.reader(scaled.result, "the normalised row")
-	if why != "" {
-		return nil, why
-	}
-	var last opv
-	switch {
-	case next.kind == "multiply":
-		w, why := f.weight(other(next, scaled.result), next, t, "f32")
-		if why != "" {
-			return nil, why
-		}
-		fz.Recipe.Weight, fz.Weight = "f32", w
-		f.removed[next.op] = true
-		last = next
-		if t.Elem != "f32" {
-			conv, why := f.reader(next.result, "the weighted row")
-			if why != "" {
+			f.removed[v.Op] = true
+			return v, ""
+		case step == 0 && (isOp(v, "multiply") || isOp(v, "divide")), step == 1 && isOp(v, "add"):
+			if why := f.constantStep(v, cur.Results[0], step); why != "" {
 				return nil, why
 			}
-			if conv.kind != "convert" || !sameType(conv.out, t) {
-				return nil, fmt.Sprintf("%s where the norm converts back to %s", conv.op.Name, t)
+			step++
+		case step == 2 && isOp(v, "rsqrt"):
+			step++
+		default:
+			return nil, fmt.Sprintf("%s where the norm has %s", v.Op.Name,
+				[]string{"the mean (a multiply or divide by a constant)", "+ eps", "rsqrt", "the broadcast of the factor"}[step])
+		}
+		if !isOp(v, "broadcast_in_dim") && !isOp(v, "reshape") && !sameShape(out(v), ir.TensorType{Shape: shape}) {
+			return nil, fmt.Sprintf("%s changes the factor's shape", v.Op.Name)
+		}
+		f.removed[v.Op] = true
+		cur, shape = v, out(v).Shape
+	}
+}
+
+// constantStep reads the mean's constant (step 0: times c or divided by c)
+// or epsilon (step 1: + eps) that v applies to the factor so far, cur.
+func (f *flow) constantStep(v *ir.HLO, cur string, step int) string {
+	what := []string{"sum", "mean"}[step]
+	k := other(v, cur)
+	if k == "" || isOp(v, "divide") && v.Operands[0] != cur {
+		return fmt.Sprintf("%s does not apply a constant to the row's %s", v.Op.Name, what)
+	}
+	val, ok := f.splat(v.Op, k)
+	if !ok {
+		return fmt.Sprintf("%s applies %s, not a constant, to the row's %s", v.Op.Name, k, what)
+	}
+	if step == 0 {
+		f.fz.Recipe.Mean, f.fz.Recipe.Scale = map[string]string{"multiply": "mul", "divide": "div"}[v.Kind], val
+	} else {
+		f.fz.Recipe.Eps = val
+	}
+	return ""
+}
+
+// scaled: the rows a times their broadcast factor, in f32.
+func (f *flow) scaled(bcast, a *ir.HLO) (*ir.HLO, string) {
+	z, why := f.reader(bcast.Op, bcast.Results[0], "the broadcast factor")
+	if why != "" {
+		return nil, why
+	}
+	if !isOp(z, "multiply") || other(z, bcast.Results[0]) != a.Results[0] || !sameType(out(z), f.f32()) {
+		return nil, fmt.Sprintf("%s where the norm scales h by its factor", z.Op.Name)
+	}
+	f.removed[z.Op] = true
+	return z, ""
+}
+
+// weighted: the weight, before the convert back to T (in f32) or after it
+// (in T). It sets y, the weight and its placement.
+func (f *flow) weighted(z *ir.HLO) string {
+	t := f.fz.Type
+	next, why := f.reader(z.Op, z.Results[0], "the normalised row")
+	if why != "" {
+		return why
+	}
+	var last *ir.HLO
+	switch {
+	case isOp(next, "multiply"):
+		w, why := f.weight(other(next, z.Results[0]), next, "f32")
+		if why != "" {
+			return why
+		}
+		f.fz.Recipe.Weight, f.fz.Weight = "f32", w
+		f.removed[next.Op] = true
+		last = next
+		if t.Elem != "f32" {
+			conv, why := f.reader(next.Op, next.Results[0], "the weighted row")
+			if why != "" {
+				return why
 			}
-			f.removed[conv.op] = true
+			if !isOp(conv, "convert") || !sameType(out(conv), t) {
+				return fmt.Sprintf("%s where the norm converts back to %s", conv.Op.Name, t)
+			}
+			f.removed[conv.Op] = true
 			last = conv
 		}
-	case next.kind == "convert" && t.Elem != "f32" && sameType(next.out, t):
-		f.removed[next.op] = true
-		mul, why := f.reader(next.result, "the normalised row")
+	case isOp(next, "convert") && t.Elem != "f32" && sameType(out(next), t):
+		f.removed[next.Op] = true
+		mul, why := f.reader(next.Op, next.Results[0], "the normalised row")
 		if why != "" {
-			return nil, why
+			return why
 		}
-		if mul.kind != "multiply" || !sameType(mul.out, t) {
-			return nil, fmt.Sprintf("%s where the norm multiplies by its weight", mul.op.Name)
+		if !isOp(mul, "multiply") || !sameType(out(mul), t) {
+			return fmt.Sprintf("%s where the norm multiplies by its weight", mul.Op.Name)
 		}
-		w, why := f.weight(other(mul, next.result), mul, t, t.Elem)
+		w, why := f.weight(other(mul, next.Results[0]), mul, t.Elem)
 		if why != "" {
-			return nil, why
+			return why
 		}
-		fz.Recipe.Weight, fz.Weight = "io", w
-		f.removed[mul.op] = true
+		f.fz.Recipe.Weight, f.fz.Weight = "io", w
+		f.removed[mul.Op] = true
 		last = mul
 	default:
-		return nil, fmt.Sprintf("%s where the norm multiplies by its weight", next.op.Name)
+		return fmt.Sprintf("%s where the norm multiplies by its weight", next.Op.Name)
 	}
-	fz.Y = last.result
-	if wt, ok := f.argOrTypeOf(fz.Weight); ok {
-		fz.WeightType = wt
-	}
+	f.fz.Y, f.fz.Last = last.Results[0], last.Op
+	return ""
+}
 
-	// What only the fusion reads goes with it; nothing else may read what
-	// it removes, but h and y, which it defines.
+// closure adds what only the fusion reads (the weight's reshapes and
+// converts, constants' broadcasts) to the ops it removes, then checks that
+// nothing else reads what it removes but h and y, which the fused call
+// defines, and that the call, in the add's place, reads only values
+// defined before it.
+func (f *flow) closure() string {
 	for grew := true; grew; {
 		grew = false
 		for _, op := range f.maybe {
@@ -448,195 +547,70 @@ func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
 		}
 	}
 	for op := range f.removed {
-		var res string
-		f.m.Values(op, func(v ir.ValueRef) {
-			if v.Kind == ir.Result {
-				res = v.Name
+		h := f.op(op)
+		for _, res := range h.Results {
+			if res == f.fz.H || res == f.fz.Y {
+				continue
 			}
-		})
-		if res == fz.H || res == fz.Y {
-			continue
-		}
-		for _, r := range f.readers[res] {
-			if !f.removed[r] {
-				return nil, fmt.Sprintf("%s is read by %s besides the norm", res, r.Name)
+			for _, r := range f.readersOf(op, res) {
+				if !f.removed[r] {
+					return fmt.Sprintf("%s is read by %s besides the norm", res, r.Name)
+				}
 			}
 		}
 	}
 	for op := range f.removed {
-		fz.Ops = append(fz.Ops, op)
+		f.fz.Ops = append(f.fz.Ops, op)
 	}
-	slices.SortFunc(fz.Ops, func(x, y *ir.Op) int { return f.pos[x] - f.pos[y] })
-	// The call takes the add's place: its operands must be defined by then.
-	for _, v := range []string{fz.Residual, fz.Weight} {
-		if d := f.def[v]; d != nil && f.pos[d] > f.pos[add.op] {
-			return nil, fmt.Sprintf("%s is defined after the residual add", v)
+	slices.SortFunc(f.fz.Ops, func(x, y *ir.Op) int { return f.pos[x] - f.pos[y] })
+	for _, v := range []string{f.fz.Residual, f.fz.Weight} {
+		d, ok := f.def(f.fz.At, v)
+		if !ok {
+			return fmt.Sprintf("%s has no definition the residual add sees", v)
 		}
-	}
-	if err := fz.Recipe.Check(); err != nil {
-		return nil, err.Error()
-	}
-	return fz, ""
-}
-
-func sameShape(a, b ir.TensorType) bool { return slices.Equal(a.Shape, b.Shape) }
-
-// sumOfLast checks that v sums operand over the last dimension of t from
-// zero.
-func (f *flow) sumOfLast(v opv, operand string, t ir.TensorType) string {
-	if v.kind != "reduce" || len(v.operands) != 2 || v.operands[0] != operand {
-		return fmt.Sprintf("the square is read by %s, not a reduction", v.op.Name)
-	}
-	dims, ok := f.dims(v.op, "dimensions", "across dimensions")
-	if !ok || !slices.Equal(dims, []int64{int64(len(t.Shape) - 1)}) {
-		return fmt.Sprintf("%s sums over dimensions %v, not the last (%d): not a norm of rows", v.op.Name, dims, len(t.Shape)-1)
-	}
-	if !slices.Equal(v.out.Shape, t.Shape[:len(t.Shape)-1]) || v.out.Elem != "f32" {
-		return fmt.Sprintf("%s makes %s", v.op.Name, v.out)
-	}
-	if init, ok := f.splat(v.operands[1]); !ok || init != 0 {
-		return fmt.Sprintf("%s starts from %s, not from 0", v.op.Name, v.operands[1])
-	}
-	if !f.addsTwo(v.op) {
-		return fmt.Sprintf("%s does not add", v.op.Name)
+		if d.Result >= 0 && d.Op.Parent == f.block && f.pos[d.Op] >= f.pos[f.fz.At] {
+			if d.Op == f.fz.At {
+				return fmt.Sprintf("%s is h itself, which the fused call defines", v)
+			}
+			return fmt.Sprintf("%s is defined after the residual add", v)
+		}
+		if f.removed[d.Op] {
+			return fmt.Sprintf("%s is made by the norm's own ops", v)
+		}
 	}
 	return ""
 }
 
-// addsTwo reports a reduction whose computation is the addition of its two
-// arguments: "applies stablehlo.add" or a region that adds them.
-func (f *flow) addsTwo(op *ir.Op) bool {
-	if len(op.Regions) == 0 {
-		return strings.Contains(f.ownText(op), "applies stablehlo.add ")
-	}
-	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
-		return false
-	}
-	b := op.Regions[0].Blocks[0]
-	var args []string
-	collect := func(v ir.ValueRef) {
-		if v.Kind == ir.Arg {
-			args = append(args, v.Name)
-		}
-	}
-	if b.Label != "" {
-		f.m.LabelArgs(b, collect)
-	} else {
-		f.m.Values(op, collect) // reducer(%a: ..., %b: ...)
-	}
-	if len(b.Ops) != 2 || len(args) != 2 {
-		return false
-	}
-	sum, ok := f.view(b.Ops[0])
-	if !ok || sum.kind != "add" || other(sum, args[0]) != args[1] {
-		return false
-	}
-	ret := strings.TrimPrefix(b.Ops[1].Name, "stablehlo.")
-	operands := f.m.Operands(b.Ops[1])
-	return ret == "return" && len(operands) == 1 && strings.TrimSpace(operands[0]) == sum.result
-}
-
-// ownText is the op's text outside its regions.
-func (f *flow) ownText(op *ir.Op) string {
-	s := f.m.Text(op)
-	for i := len(op.Regions) - 1; i >= 0; i-- {
-		r := op.Regions[i]
-		s = s[:r.Start-op.Start] + "{}" + s[r.End-op.Start:]
-	}
-	return s
-}
-
-// dims reads an integer list attribute: generic (name = array<i64: ...>,
-// or a dense literal) or the pretty form's "keyword = [...]".
-func (f *flow) dims(op *ir.Op, name, keyword string) ([]int64, bool) {
-	if op.Generic {
-		v, ok := f.m.Attr(op, name)
-		if !ok {
-			return nil, false
-		}
-		return parseInts(v)
-	}
-	s := f.ownText(op)
-	i := strings.Index(s, " "+keyword+" = [")
-	if i < 0 {
-		return nil, false
-	}
-	s = s[i+len(keyword)+4:]
-	j := strings.IndexByte(s, ']')
-	if j < 0 {
-		return nil, false
-	}
-	return parseInts(s[:j+1])
-}
-
-// parseInts reads "array<i64: 1, 2>", "[1, 2]", "dense<1> : tensor<1xi64>"
-// or "dense<[1, 2]> : tensor<2xi64>".
-func parseInts(v string) ([]int64, bool) {
-	v = strings.TrimSpace(v)
-	switch {
-	case strings.HasPrefix(v, "array<"):
-		out, err := ir.IntArray(v)
-		return out, err == nil
-	case strings.HasPrefix(v, "dense<"):
-		rows, err := ir.DenseInts(v)
-		if err != nil || len(rows) > 1 {
-			return nil, false
-		}
-		if len(rows) == 0 {
-			return []int64{}, true
-		}
-		return rows[0], true
-	}
-	elems, ok := ir.SplitArray(v)
-	if !ok {
-		return nil, false
-	}
-	out := []int64{}
-	for _, e := range elems {
-		n, err := strconv.ParseInt(strings.TrimSpace(e), 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		out = append(out, n)
-	}
-	return out, true
-}
-
-// splat is the f32 value of a constant of every element the same, spelt
-// as the program defines it: a stablehlo.constant, or a broadcast or
-// reshape of one; the value as MLIR reads the literal (the nearest double,
-// then the nearest f32, or the bits of a hexadecimal literal). Broadcasts
-// and reshapes of it that only the fusion reads go with it.
-func (f *flow) splat(value string) (float32, bool) {
+// splat is the f32 value of a constant of every element the same, as op
+// sees value: a stablehlo.constant, or a broadcast or reshape of one (which
+// go with the fusion if only it reads them).
+func (f *flow) splat(op *ir.Op, value string) (float32, bool) {
 	var via []*ir.Op
 	for {
-		op := f.def[value]
-		if op == nil {
+		d, ok := f.def(op, value)
+		if !ok || d.Result != 0 {
 			return 0, false
 		}
-		v, ok := f.view(op)
-		if !ok || v.out.Elem != "f32" {
+		h := f.op(d.Op)
+		if !single(h) || out(h).Elem != "f32" {
 			return 0, false
 		}
-		switch v.kind {
+		switch h.Kind {
 		case "broadcast_in_dim", "reshape":
-			if _, ok := f.dims(op, "broadcast_dimensions", "dims"); v.kind == "broadcast_in_dim" && !ok {
-				return 0, false // no dims the matcher reads ("dios = []"): not a broadcast it knows
+			if _, ok := h.Ints("broadcast_dimensions"); h.Kind == "broadcast_in_dim" && !ok {
+				return 0, false
 			}
-			via = append(via, op)
-			value = v.operands[0]
+			if d.Op.Parent == f.block {
+				via = append(via, d.Op)
+			}
+			op, value = d.Op, h.Operands[0]
 			continue
 		case "constant":
-			lit, ok := f.literal(op)
-			if !ok {
-				return 0, false
+			x, ok := h.SplatF32()
+			if ok {
+				f.maybe = append(f.maybe, via...)
 			}
-			x, ok := parseSplat(lit)
-			if !ok {
-				return 0, false
-			}
-			f.maybe = append(f.maybe, via...)
-			return x, true
+			return x, ok
 		}
 		return 0, false
 	}
@@ -644,94 +618,52 @@ func (f *flow) splat(value string) (float32, bool) {
 
 // onlyRemovedRead reports an op whose results only removed ops read.
 func (f *flow) onlyRemovedRead(op *ir.Op) bool {
-	ok := true
-	f.m.Values(op, func(v ir.ValueRef) {
-		if v.Kind == ir.Result {
-			for _, r := range f.readers[v.Name] {
-				ok = ok && f.removed[r]
+	h := f.op(op)
+	if h == nil {
+		return false
+	}
+	for _, res := range h.Results {
+		for _, r := range f.readersOf(op, res) {
+			if !f.removed[r] {
+				return false
 			}
 		}
-	})
-	return ok
-}
-
-// literal is a constant op's value: "dense<...>".
-func (f *flow) literal(op *ir.Op) (string, bool) {
-	if op.Generic {
-		v, ok := f.m.Attr(op, "value")
-		return v, ok
 	}
-	s := f.ownText(op)
-	i := strings.Index(s, "dense<")
-	if i < 0 {
-		return "", false
-	}
-	return s[i:], true
-}
-
-// parseSplat reads "dense<1.5> : tensor<f32>" or "dense<0x3FC00000>" as f32.
-func parseSplat(lit string) (float32, bool) {
-	lit = strings.TrimSpace(lit)
-	if !strings.HasPrefix(lit, "dense<") {
-		return 0, false
-	}
-	end := strings.IndexByte(lit, '>')
-	if end < 0 {
-		return 0, false
-	}
-	s := strings.TrimSpace(lit[len("dense<"):end])
-	if strings.HasPrefix(s, "[") || strings.HasPrefix(s, "\"") {
-		return 0, false // not a splat
-	}
-	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
-		b, err := strconv.ParseUint(s[2:], 16, 32)
-		return math.Float32frombits(uint32(b)), err == nil
-	}
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, false
-	}
-	return float32(x), true
-}
-
-// typeOf is a value's type: the result type of the op that defines it.
-func (f *flow) typeOf(value string) (ir.TensorType, bool) {
-	if op := f.def[value]; op != nil {
-		if v, ok := f.view(op); ok {
-			return v.out, true
-		}
-	}
-	return ir.TensorType{}, false
+	return true
 }
 
 // weight follows operand of mul back through the reshapes, broadcasts and
-// widening converts that only move or widen a weight, to the value of
-// Row elements of T they start from, and checks that every row of the
+// widening converts that only move or widen a weight, to the value of Row
+// elements of T they start from, and checks that every row of the
 // multiply reads it whole. elem is the type the multiply takes the weight
 // in.
-func (f *flow) weight(operand string, mul opv, t ir.TensorType, elem string) (string, string) {
+func (f *flow) weight(operand string, mul *ir.HLO, elem string) (string, string) {
+	t := f.fz.Type
 	if operand == "" {
-		return "", fmt.Sprintf("%s does not multiply by a weight", mul.op.Name)
+		return "", fmt.Sprintf("%s does not multiply by a weight", mul.Op.Name)
 	}
-	var path []opv // from the root forward
-	root := operand
+	var path []*ir.HLO // from the root forward
+	root, user := operand, mul.Op
 	for {
-		op := f.def[root]
-		if op == nil {
+		d, ok := f.def(user, root)
+		if !ok || d.Result != 0 || d.Op.Parent != f.block {
 			break
 		}
-		v, ok := f.view(op)
-		if !ok || len(v.operands) != 1 {
+		v := f.op(d.Op)
+		if !single(v) || len(v.Operands) != 1 {
 			break
 		}
-		widening := v.kind == "convert" && len(v.ins) == 1 && v.ins[0].Elem == t.Elem && v.out.Elem == "f32"
-		if v.kind != "reshape" && v.kind != "broadcast_in_dim" && !widening {
+		widening := isOp(v, "convert") && v.OperandTypes[0].Elem == t.Elem && out(v).Elem == "f32"
+		if !isOp(v, "reshape") && !isOp(v, "broadcast_in_dim") && !widening {
 			break
 		}
-		path = append([]opv{v}, path...)
-		root = v.operands[0]
+		path = append([]*ir.HLO{v}, path...)
+		root, user = v.Operands[0], d.Op
 	}
-	rt, ok := f.argOrTypeOf(root)
+	if d, ok := f.def(user, root); ok && (d.Op == f.fz.At || f.removed[d.Op]) {
+		return "", fmt.Sprintf("the weight %s is h or made from it", root)
+	}
+	rt, ok := f.typeOf(user, root)
 	if !ok {
 		return "", fmt.Sprintf("the weight %s has no type the matcher reads", root)
 	}
@@ -751,27 +683,27 @@ func (f *flow) weight(operand string, mul opv, t ir.TensorType, elem string) (st
 	}
 	shape := rt.Shape
 	for _, v := range path {
-		switch v.kind {
+		switch v.Kind {
 		case "reshape":
-			layout = reshapeLayout(layout, shape, v.out.Shape)
+			layout = reshapeLayout(layout, shape, out(v).Shape)
 		case "broadcast_in_dim":
-			dims, ok := f.dims(v.op, "broadcast_dimensions", "dims")
+			dims, ok := v.Ints("broadcast_dimensions")
 			if !ok {
-				return "", fmt.Sprintf("%s: no broadcast dimensions", v.op.Name)
+				return "", fmt.Sprintf("%s: no broadcast dimensions", v.Op.Name)
 			}
-			layout = broadcastLayout(layout, shape, v.out.Shape, dims)
+			layout = broadcastLayout(layout, shape, out(v).Shape, dims)
 		}
 		if layout == nil {
-			return "", fmt.Sprintf("%s moves the weight's elements", v.op.Name)
+			return "", fmt.Sprintf("%s moves the weight's elements", v.Op.Name)
 		}
-		shape = v.out.Shape
+		shape = out(v).Shape
 	}
 	wt := ir.TensorType{Elem: elem, Shape: shape}
-	if !sameShape(wt, t) || elem != "f32" && len(path) > 0 && path[len(path)-1].out.Elem != elem {
-		return "", fmt.Sprintf("the weight reaches %s as %s", mul.op.Name, wt)
+	if !sameShape(wt, t) || elem != "f32" && len(path) > 0 && out(path[len(path)-1]).Elem != elem {
+		return "", fmt.Sprintf("the weight reaches %s as %s", mul.Op.Name, wt)
 	}
-	if last, ok := f.argOrTypeOf(operand); !ok || last.Elem != elem {
-		return "", fmt.Sprintf("%s multiplies by a weight of another type", mul.op.Name)
+	if last, ok := f.typeOf(mul.Op, operand); !ok || last.Elem != elem {
+		return "", fmt.Sprintf("%s multiplies by a weight of another type", mul.Op.Name)
 	}
 	for i, l := range layout {
 		want := -1
@@ -779,65 +711,14 @@ func (f *flow) weight(operand string, mul opv, t ir.TensorType, elem string) (st
 			want = 0
 		}
 		if l != want {
-			return "", fmt.Sprintf("%s reads the weight along another dimension than the row's", mul.op.Name)
+			return "", fmt.Sprintf("%s reads the weight along another dimension than the row's", mul.Op.Name)
 		}
 	}
 	for _, v := range path {
-		f.maybe = append(f.maybe, v.op)
+		f.maybe = append(f.maybe, v.Op)
 	}
+	f.fz.WeightType = rt
 	return root, ""
-}
-
-// argOrTypeOf is the type of a value an op defines, or of a function or
-// block argument (read from its declaration).
-func (f *flow) argOrTypeOf(value string) (ir.TensorType, bool) {
-	if t, ok := f.typeOf(value); ok {
-		return t, true
-	}
-	if f.def[value] != nil {
-		return ir.TensorType{}, false
-	}
-	var found ir.TensorType
-	ok := false
-	f.m.Walk(func(op *ir.Op) bool {
-		if ok {
-			return false
-		}
-		f.m.Values(op, func(v ir.ValueRef) {
-			if v.Kind == ir.Arg && v.Name == value && !ok {
-				found, ok = argType(f.m.Src, v.Off+len(v.Name))
-			}
-		})
-		for _, r := range op.Regions {
-			for _, b := range r.Blocks {
-				f.m.LabelArgs(b, func(v ir.ValueRef) {
-					if v.Kind == ir.Arg && v.Name == value && !ok {
-						found, ok = argType(f.m.Src, v.Off+len(v.Name))
-					}
-				})
-			}
-		}
-		return true
-	})
-	return found, ok
-}
-
-// argType reads the type after an argument's name: ": tensor<...>".
-func argType(src string, at int) (ir.TensorType, bool) {
-	s := strings.TrimLeft(src[at:], " \t")
-	if !strings.HasPrefix(s, ":") {
-		return ir.TensorType{}, false
-	}
-	s = strings.TrimLeft(s[1:], " \t")
-	if !strings.HasPrefix(s, "tensor<") {
-		return ir.TensorType{}, false
-	}
-	end := strings.IndexByte(s, '>')
-	if end < 0 {
-		return ir.TensorType{}, false
-	}
-	t, err := ir.ParseTensorType(s[:end+1])
-	return t, err == nil
 }
 
 // reshapeLayout carries a layout (per dimension: which dimension of the
@@ -925,22 +806,20 @@ type OpView struct {
 
 // ViewOp reads an op of one result for the oracle; false for any other.
 func ViewOp(m *ir.Module, op *ir.Op) (OpView, bool) {
-	f := &flow{m: m}
-	v, ok := f.view(op)
-	if !ok {
+	h, ok := m.HLO(op)
+	if !ok || !single(h) {
 		return OpView{}, false
 	}
-	out := OpView{Kind: v.kind, Result: v.result, Operands: v.operands, Ins: v.ins, Out: v.out}
-	switch v.kind {
+	v := OpView{Kind: h.Kind, Result: h.Results[0], Operands: h.Operands, Ins: h.OperandTypes, Out: out(h)}
+	switch h.Kind {
 	case "broadcast_in_dim":
-		out.Dims, ok = f.dims(op, "broadcast_dimensions", "dims")
+		v.Dims, ok = h.Ints("broadcast_dimensions")
 	case "reduce":
-		out.Dims, ok = f.dims(op, "dimensions", "across dimensions")
-		out.AddsTwo = f.addsTwo(op)
+		v.Dims, ok = h.Ints("dimensions")
+		r := m.Reducer(h)
+		v.AddsTwo = r == "stablehlo.add" || r == "mhlo.add"
 	case "constant":
-		if lit, found := f.literal(op); found {
-			out.Splat, out.IsSplat = parseSplat(lit)
-		}
+		v.Splat, v.IsSplat = h.SplatF32()
 	}
-	return out, ok
+	return v, ok
 }
