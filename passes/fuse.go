@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/arcpass/arc/decision"
+	"github.com/arcpass/arc/ir"
 )
 
 // NormFuser is a target with fused kernels: the all-reduce, the residual
@@ -33,6 +34,7 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 	m := s.Module
 	ed := m.Edit()
 	norms := NewNormMatcher(m)
+	claimed := map[*ir.Op]*ir.Op{} // an op a fusion replaces -> its all-reduce
 	for _, rows := range byOp(a.Rows) {
 		row := rows[0]
 		c := row.Collective
@@ -47,9 +49,19 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 			continue // no residual add follows: nothing to say
 		}
 		fuse, why := "", ""
+		other := (*ir.Op)(nil)
+		if fz != nil {
+			for _, op := range fz.Ops {
+				if c := claimed[op]; c != nil && other == nil {
+					other = c
+				}
+			}
+		}
 		switch {
 		case fz == nil:
 			why = "not fused: " + miss
+		case other != nil:
+			why = fmt.Sprintf("not fused: its residual add and norm are fused with the all-reduce at %s", m.Position(int(other.Start)))
 		case s.Options.NoFuse:
 			why = "not fused: --fuse=false"
 		default:
@@ -62,6 +74,9 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 			default:
 				fuse = decision.NormRMS
 				why = fmt.Sprintf("fused with the residual add and %v: est %.1f us vs %.1f us with the norm's own kernel", fz.Recipe, fused, unfused)
+				for _, op := range fz.Ops {
+					claimed[op] = c.Op
+				}
 			}
 		}
 		if err := decision.WriteFuse(ed, c.Op, fuse, why); err != nil {
