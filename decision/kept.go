@@ -35,7 +35,7 @@ func KeptAttrs(m *ir.Module, op *ir.Op, results []int) ([]ir.Attr, error) {
 		whole = whole && r == i
 	}
 	var out []ir.Attr
-	for _, a := range m.Attrs(op) {
+	for _, a := range m.OpAttrs(op) {
 		if !slices.Contains(keptNames, a.Name) {
 			continue
 		}
@@ -58,7 +58,7 @@ func Unsplittable(m *ir.Module, op *ir.Op) string {
 	if n < 2 {
 		return ""
 	}
-	for _, a := range m.Attrs(op) {
+	for _, a := range m.OpAttrs(op) {
 		if a.Name == attrSharding || a.Name == attrSdy {
 			if _, err := project(a, n, []int{0}); err != nil {
 				return fmt.Sprintf("%v: arc could not give each of its calls the sharding of its own result", err)

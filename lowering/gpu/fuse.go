@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -51,6 +52,11 @@ func (l *lowerer) lowerFused(op *ir.Op, rows []*passes.Row) error {
 		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, decision.AttrFuse, decision.NormRMS, why)
 	}
 	call := fusedCallOf(l.use(rows[0].Collective.Operands[0]), l.use(fz.Residual), l.use(fz.Weight), fz, rows[0])
+	kept, err := fusedKept(m, fz)
+	if err != nil {
+		return err
+	}
+	call.Kept = kept
 	ed.Replace(fz.At, fz.H+", "+fz.Y+" = "+call.Format()+trailingLoc(m, op))
 	for _, o := range append([]*ir.Op{op}, fz.Ops...) {
 		if o != fz.At {
@@ -86,4 +92,96 @@ func fusedCallOf(operand, residual, weight string, fz *passes.NormFusion, row *p
 	c.OperandTypes = append(c.OperandTypes, fz.Type, fz.WeightType)
 	c.ResultTypes = append(c.ResultTypes, fz.Type)
 	return c
+}
+
+// fusedKept is what the fused call keeps of the ops it replaces, as a
+// call of one result keeps its all-reduce's (decision.KeptAttrs): h takes
+// the shardings of the add that made it, y those of the op that made y,
+// each falling back to the all-reduce's (a value of the same type), and
+// then to the other result's; the frontend attributes are the
+// all-reduce's, with the entries of the replaced ops it does not have.
+func fusedKept(m *ir.Module, fz *passes.NormFusion) ([]ir.Attr, error) {
+	of := func(op *ir.Op) (map[string]string, error) {
+		kept, err := decision.KeptAttrs(m, op, []int{0})
+		out := map[string]string{}
+		for _, a := range kept {
+			out[a.Name] = a.Value
+		}
+		return out, err
+	}
+	ar, err := of(fz.AllReduce)
+	if err != nil {
+		return nil, err
+	}
+	h, err := of(fz.At)
+	if err != nil {
+		return nil, err
+	}
+	y, err := of(fz.Last)
+	if err != nil {
+		return nil, err
+	}
+	var out []ir.Attr
+	for _, name := range []string{"mhlo.sharding", "sdy.sharding"} {
+		hv, yv := cmp.Or(h[name], ar[name], y[name]), cmp.Or(y[name], ar[name], h[name])
+		if hv == "" {
+			continue
+		}
+		v, ok := joinShardings(name, hv, yv)
+		if !ok {
+			return nil, m.Errorf(int(fz.At.Start), "%s: cannot give the fused call the shardings %s and %s", fz.At.Name, hv, yv)
+		}
+		out = append(out, ir.Attr{Name: name, Value: v})
+	}
+	var entries []ir.Attr
+	seen := map[string]bool{}
+	for _, op := range append([]*ir.Op{fz.AllReduce}, fz.Ops...) {
+		v, ok := ir.AttrValue(m.OpAttrs(op), "mhlo.frontend_attributes")
+		if !ok {
+			continue
+		}
+		dict, ok := ir.SplitDict(v)
+		if !ok {
+			return nil, m.Errorf(int(op.Start), "%s: mhlo.frontend_attributes is not a dictionary", op.Name)
+		}
+		for _, e := range dict {
+			if !seen[e.Name] {
+				seen[e.Name] = true
+				entries = append(entries, e)
+			}
+		}
+	}
+	if len(entries) > 0 {
+		parts := make([]string, len(entries))
+		for i, e := range entries {
+			parts[i] = e.Name
+			if e.Value != "" {
+				parts[i] += " = " + e.Value
+			}
+		}
+		out = append(out, ir.Attr{Name: "mhlo.frontend_attributes", Value: "{" + strings.Join(parts, ", ") + "}"})
+	}
+	return out, nil
+}
+
+// joinShardings is the sharding of a call of two results from each
+// result's own: HLO's tuple "{{a}, {b}}", or Shardy's per-value list.
+func joinShardings(name, h, y string) (string, bool) {
+	if name == "mhlo.sharding" {
+		a, b := strings.TrimSpace(ir.Unquote(h)), strings.TrimSpace(ir.Unquote(y))
+		if !strings.HasPrefix(a, "{") || !strings.HasPrefix(b, "{") {
+			return "", false
+		}
+		return ir.Quote("{" + a + ", " + b + "}"), true
+	}
+	const pre, suf = "#sdy.sharding_per_value<[", "]>"
+	a, b := strings.TrimSpace(h), strings.TrimSpace(y)
+	if !strings.HasPrefix(a, pre) || !strings.HasSuffix(a, suf) || !strings.HasPrefix(b, pre) || !strings.HasSuffix(b, suf) {
+		return "", false
+	}
+	ea, eb := a[len(pre):len(a)-len(suf)], b[len(pre):len(b)-len(suf)]
+	if len(ir.SplitTop(ea, ',')) != 1 || len(ir.SplitTop(eb, ',')) != 1 {
+		return "", false
+	}
+	return pre + ea + ", " + eb + suf, true
 }
