@@ -56,6 +56,11 @@ type Row struct {
 	// by operand, or "".
 	Unlowerable string         `json:"-"`
 	Collective  *ir.Collective `json:"-"`
+	// Partitions is the module's num_partitions (0 when it does not say),
+	// and Manual whether the op runs per device there (ir.Manual): XLA's
+	// SPMD partitioner partitions every other op of a partitioned program.
+	Partitions int64 `json:"-"`
+	Manual     bool  `json:"-"`
 }
 
 // Analysis is what the analyse pass learns of a module, once per compile:
@@ -95,6 +100,10 @@ func Analyse(m *ir.Module, da spec.DeviceAssignment) (*Analysis, error) {
 	}
 	info := m.Info()
 	a := &Analysis{Name: info.Name, Rows: []Row{}}
+	var manual *ir.Manual
+	if info.NumPartitions > 1 {
+		manual = m.Manual()
+	}
 	for i, c := range cs {
 		res := &checked[i]
 		groups, flat, reduction, mode, err := groupsOf(m, info, c, res)
@@ -120,6 +129,8 @@ func Analyse(m *ir.Module, da spec.DeviceAssignment) (*Analysis, error) {
 				Mode:       mode,
 				Flattened:  flat,
 				Collective: c,
+				Partitions: info.NumPartitions,
+				Manual:     manual != nil && manual.Of(c.Op),
 			}
 			if c.Kind == "all_reduce" {
 				row.Unlowerable = cmp.Or(res.Reason(k), split)

@@ -88,6 +88,21 @@ func onlyOneShot() []int {
 	return out
 }
 
+// partitioned says why an all-reduce of a partitioned program stays native:
+// XLA's SPMD partitioner (num_partitions > 1) takes a side-effecting custom
+// call only with a sharding that is not replicated, which arc's call has
+// where the op runs per device (shard_map's manual region, ir.Manual) and
+// nowhere else. Elsewhere the op is one logical all-reduce the partitioner
+// rewrites, and arc's call would fail the compile (seen on the GPU
+// machine: "Side-effect HLO must have sharding", "side-effect HLO cannot
+// have a replicated sharding").
+func partitioned(row passes.Row) string {
+	if row.Partitions > 1 && !row.Manual {
+		return fmt.Sprintf("outside a manual region of a partitioned program (num_partitions = %d): XLA's SPMD partitioner refuses a side-effecting custom call there; in shard_map's body arc lowers it", row.Partitions)
+	}
+	return ""
+}
+
 // candidate is one way arc's kernels could run an all-reduce.
 type candidate struct {
 	algo, codec string
@@ -111,7 +126,11 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 	if force.On && force.Lowering == "native" {
 		return passes.Native("forced native by --force"), nil
 	}
-	if reason := passes.Ineligible(row, opts, m.kernels()); reason != "" {
+	reason := passes.Ineligible(row, opts, m.kernels())
+	if reason == "" {
+		reason = partitioned(row)
+	}
+	if reason != "" {
 		if force.On && !force.All {
 			return force.Cannot("%s", reason)
 		}

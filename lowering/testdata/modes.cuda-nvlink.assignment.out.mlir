@@ -4,11 +4,23 @@
 module @modes attributes {mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 2 : i32, arc.target = "cuda:nvlink"} {
   func.func @main(%x: tensor<4096xf16>) -> (tensor<4096xf16>, tensor<4096xf16>, tensor<4096xf16>) {
     // cross_replica (no channel): the group runs in each partition.
-    %0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, arc.est_us = 6.0 : f64, arc.lowering = "oneshot", arc.native_us = 23.86 : f64, arc.reason = "oneshot: est 6.0 us vs native 23.9 us (4.0x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 3, 1, 0, 2>, groups = array<i64: 0, 2, 1, 3>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<4096xf16>) -> tensor<4096xf16>
+    %0 = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f16>, %b: tensor<f16>):
+      %s = stablehlo.add %a, %b : tensor<f16>
+      stablehlo.return %s : tensor<f16>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "outside a manual region of a partitioned program (num_partitions = 2): XLA's SPMD partitioner refuses a side-effecting custom call there; in shard_map's body arc lowers it"} : (tensor<4096xf16>) -> tensor<4096xf16>
     // cross_replica_and_partition (a channel): the replicas of every partition together.
-    %1 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, arc.est_us = 7.07 : f64, arc.lowering = "oneshot", arc.native_us = 21.65 : f64, arc.reason = "oneshot: est 7.1 us vs native 21.6 us (3.1x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 3, 1, 0, 2>, groups = array<i64: 0, 2, 1, 3>, link = "peer", world = 4 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<4096xf16>) -> tensor<4096xf16>
+    %1 = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f16>, %b: tensor<f16>):
+      %s = stablehlo.add %a, %b : tensor<f16>
+      stablehlo.return %s : tensor<f16>
+    }) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "outside a manual region of a partitioned program (num_partitions = 2): XLA's SPMD partitioner refuses a side-effecting custom call there; in shard_map's body arc lowers it"} : (tensor<4096xf16>) -> tensor<4096xf16>
     // flattened_ids (a channel and use_global_device_ids): replica * 2 + partition.
-    %2 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, arc.est_us = 6.0 : f64, arc.lowering = "oneshot", arc.native_us = 23.86 : f64, arc.reason = "oneshot: est 6.0 us vs native 23.9 us (4.0x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 3, 0, 1, 2>, groups = array<i64: 0, 1, 2, 3>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<4096xf16>) -> tensor<4096xf16>
+    %2 = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f16>, %b: tensor<f16>):
+      %s = stablehlo.add %a, %b : tensor<f16>
+      stablehlo.return %s : tensor<f16>
+    }) {channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids, arc.lowering = "native", arc.reason = "outside a manual region of a partitioned program (num_partitions = 2): XLA's SPMD partitioner refuses a side-effecting custom call there; in shard_map's body arc lowers it"} : (tensor<4096xf16>) -> tensor<4096xf16>
     "func.return"(%0, %1, %2) : (tensor<4096xf16>, tensor<4096xf16>, tensor<4096xf16>) -> ()
   }
 }

@@ -3,7 +3,7 @@
 // jnp.mean's keepdims as a broadcast that only adds a dimension of size 1,
 // the weight converted to f32 before its broadcast, h returned as well.
 // fuse: fused mean div 256 eps 1e-05 weight f32
-module @jit_layer attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_layer attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {
   sdy.mesh @mesh = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
   func.func public @main(%arg0: tensor<2x1x256xbf16>, %arg1: tensor<2x1x256xbf16>, %arg2: tensor<256xbf16>) -> (tensor<2x1x256xbf16>, tensor<2x1x256xbf16>) {
     %0:2 = sdy.manual_computation(%arg0, %arg1, %arg2) in_shardings=[<@mesh, [{}, {}, {}]>, <@mesh, [{}, {}, {}]>, <@mesh, [{}]>] out_shardings=[<@mesh, [{}, {}, {}]>, <@mesh, [{}, {}, {}]>] manual_axes={"tp"} (%arg3: tensor<2x1x256xbf16>, %arg4: tensor<2x1x256xbf16>, %arg5: tensor<256xbf16>) {

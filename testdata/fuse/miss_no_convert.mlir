@@ -1,7 +1,7 @@
 // h squared in bf16, with no convert to f32: the norm's precision is not
 // the kernels' (f32 accumulation), so it stays unfused.
 // fuse: not is not converted to f32: no RMSNorm in f32 follows
-module @block attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+module @block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {
   func.func public @main(%arg0: tensor<4x256xbf16>, %arg1: tensor<4x256xbf16>, %arg2: tensor<256xbf16>) -> (tensor<4x256xbf16>, tensor<4x256xbf16>) {
     %0 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):

@@ -1,7 +1,10 @@
 // arc: --target cuda:pcie
-// want: lowered twoshot fp algo=twoshot
-// A tensor-parallel sum under Shardy, with XLA frontend attributes: the
-// call keeps both, and computes the sum the all-reduce did.
+// want: native outside a manual region of a partitioned program
+// A tensor-parallel sum under Shardy outside shard_map's manual region, with
+// XLA frontend attributes: the SPMD partitioner partitions it as one logical
+// op, and refuses a side-effecting custom call with its replicated sharding
+// (on the GPU machine: "side-effect HLO cannot have a replicated
+// sharding"), so it stays native.
 module @sdy_kept attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
   sdy.mesh @tp = <["model"=4]>
   func.func @main(%x: tensor<512x512xf32>) -> tensor<512x512xf32> {
