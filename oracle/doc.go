@@ -63,6 +63,75 @@
 // its group, and collective.Run simulates the algorithm, codec and cast. The
 // groups must partition the devices of the grid.
 //
+// # Fused calls: the oracle's own reading
+//
+// arc's fused call (docs/LOWERINGS.md, "Fusion": the all-reduce, the
+// residual add h = x + s and the RMSNorm of h's rows, y) replaces an
+// all-reduce and the ops after it. Its sum is checked as any call's. The
+// ops it replaced are not read through the compiler's eyes (the matcher,
+// passes.MatchNorm, which decides what to replace): the oracle reads the
+// original module with a reader of its own (read.go), in the generic form
+// go-xla prints and the pretty form JAX prints, from the tokens of each
+// op's own text, attributes by name, locations, comments and other
+// attributes skipped. It reads
+//
+//   - constant: its value, the generic form's value attribute (properties or
+//     dictionary; a name given twice is refused) or the pretty form's literal
+//     after its attribute dictionary, never another dense value the
+//     dictionary holds; splats, nested lists and hex blobs, decimal literals
+//     as MLIR reads them (the nearest double, then the nearest value of the
+//     type, once), hexadecimal ones as the type's bits;
+//   - add, subtract, multiply, divide, maximum, minimum, negate, abs, sqrt,
+//     rsqrt, convert, reshape: operands and the types the op states;
+//   - broadcast_in_dim: broadcast_dimensions (generic) or dims (pretty);
+//   - reduce: its inputs and inits, dimensions (array or dense literal, or
+//     the pretty form's across dimensions), and its computation: the op of
+//     `applies OP`, or a region of one block whose arguments (its label's or
+//     the pretty form's reducer(...)) one binary op combines and whose return
+//     returns that op's result; any other computation is none it interprets;
+//   - return (func.return, stablehlo.return), and func.func's arguments with
+//     their types (the pretty form's header, the generic form's entry block).
+//
+// Package ir gives it the module's structure only: the ops, their spans,
+// regions and blocks, and which definition each use refers to (the
+// interpretation's scoping, above).
+//
+// The lowered module is aligned with the original block by block: an
+// original op none of whose results the lowered block defines, or some of
+// whose results a fused call defines there, was removed; the others pair
+// with the lowered block's ops in order, and a fused call's results take the
+// identities of the original's values of the same names in the same block,
+// so names other functions shadow never mix. Each fused call is then
+// interpreted from its h and y back, on its first rows on every process: the
+// removed ops (each must be one the oracle reads and interprets, and one
+// some fused call's results are computed by), and the ops they read whose
+// values derive from constants and the call's operands alone; anything else
+// is a leaf. The call's sum (reference/collective, from the call's operand)
+// stands for the all-reduce's result; its residual and weight are leaves
+// drawn in the types the call states, and must be read by the replaced ops
+// in those types (the weight of another function's type is a mismatch).
+// reference/norm.Apply computes the call's h and y from the same three
+// values; they must equal the interpreted ones bit for bit.
+//
+// Elementwise ops compute in the types the program states, as StableHLO
+// defines them: the exact result rounded once to nearest even (computed in
+// double and rounded once to f32, bf16 or f16, which is the exact result's
+// rounding for +, -, *, / and sqrt since a double holds 2p+2 bits of each),
+// rsqrt as IEEE 754's rSqrt (correctly rounded, each midpoint decided
+// exactly), maximum and minimum as IEEE 754-2019, convert rounding once. A
+// reduction by add is added in one of the schedules StableHLO leaves to the
+// implementation: the fused kernels' (reference/norm.SumSquares: the
+// reduction's init, then per segment of 2048 elements the tree of 256
+// partial sums of 8 consecutive terms, the segments in order), each addition
+// rounded once; and each row's sum must be within twice the left fold's
+// bound below ((n-1)(u A (1+u)^n + eta), for n terms of magnitudes adding to
+// A) of the left fold ((init + x0) + x1) ..., the reference interpreter's
+// schedule, so that the kernels' order is a reordering of the sum and
+// nothing else. Reductions by maximum, minimum and multiply fold from the
+// left. A matcher that reads another constant, takes a maximum for a sum or
+// another function's weight for the program's therefore fuses a call the
+// oracle finds computing something else.
+//
 // # Comparisons
 //
 // Ops left alone compare bit for bit. For calls of the exact kernels

@@ -3,11 +3,11 @@ package oracle
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
-	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/reference/collective"
 	"github.com/arcpass/arc/reference/norm"
 	"github.com/arcpass/arc/reference/num"
@@ -20,36 +20,43 @@ import (
 //
 //   - the all-reduce: the call's sum, by the reference, against the
 //     original's all-reduce, as for any call (its slot);
-//   - the plain ops: the original's, less those the lowering removed (their
-//     results are named nowhere in the lowered module) or replaced by a
-//     fused call (which defines their names), read the same values as the
-//     lowered module's, one by one; the lowered module's values take the
-//     original's identities by name;
-//   - the numbers: the ops removed and replaced are interpreted (add,
-//     subtract, multiply, divide, convert, rsqrt, sqrt, reduce by add over
-//     the last dimension, broadcast_in_dim, reshape, constants) on the
-//     first rows, each f32 operation rounded once, with the fused calls'
-//     sums in place of their all-reduces; each call's h and y, by
-//     reference/norm from the same operands, must equal the interpreted
-//     values bit for bit. A reduction is added in the kernels' order, and
-//     must be within the reordering bound of the left fold: the one freedom
-//     a fusion takes.
+//   - the plain ops: block by block, the original's ops less those the
+//     lowering removed (their results are named nowhere in the lowered
+//     block) or replaced by a fused call (which defines their names there)
+//     read the same values as the lowered module's, one by one; the
+//     call's results take the identities of the original's values of
+//     their names in that block;
+//   - the numbers: the original's ops are read by the oracle's own reader
+//     (read.go), not the compiler's, and interpreted from the call's h and
+//     y back to the call's operands, on the first rows of every process:
+//     the ops removed and replaced, and the ops they read that derive from
+//     constants and the call's operands alone (constants with the values
+//     their literals hold); the call's sum stands for the all-reduce's
+//     result, its residual and weight are drawn at random in the types the
+//     program reads them as. reference/norm computes the call's h and y
+//     from the same operands: they must equal the interpreted values bit
+//     for bit, and the call must read its operands in the types the
+//     program does.
 
-// fusedCall is one fused call of the lowered module, as interpreted.
+// fusedCall is one fused call of a module, as interpreted.
 type fusedCall struct {
-	op              *ir.Op
-	slot            *slot
-	operand, res, w string // the operands' names
-	h, y            string // the results' names
-	recipe          norm.Recipe
-	typ, wtyp       ir.TensorType
+	op        *ir.Op
+	slot      *slot
+	x, w      string   // the identities of the residual and the weight
+	h, y      string   // and of the results: the original's, in a lowered module
+	ins, outs []string // the types the call states
+	recipe    norm.Recipe
 }
 
 // fusedHooks is what the lowered module's interpretation takes from the
 // original's.
 type fusedHooks struct {
-	index []int             // lowered plain op k is original plain op index[k]
-	named map[string]string // the original's identity of each value name defined once
+	index []int // lowered plain op k is original plain op index[k]
+	// fusedKeys are the original's identities of the values a fused call
+	// defines ("" where the original's block defines no such name); kept
+	// are the original's own fused calls, kept as they were.
+	fusedKeys map[*ir.Op][]string
+	kept      map[*ir.Op]bool
 }
 
 // readFused reads the norm of a fused call.
@@ -70,517 +77,783 @@ func isFused(m *ir.Module, op *ir.Op) bool {
 	return err == nil && call != nil && call.Norm != nil
 }
 
-// definedNames lists every value name m defines, and those its fused calls
-// define.
-func definedNames(m *ir.Module) (all, byFused map[string]bool) {
-	all, byFused = map[string]bool{}, map[string]bool{}
-	m.Walk(func(op *ir.Op) bool {
-		fused := isFused(m, op)
-		m.Values(op, func(v ir.ValueRef) {
-			if v.Kind == ir.Result {
-				all[v.Name] = true
-				if fused {
-					byFused[v.Name] = true
-				}
-			}
-		})
-		return true
+// results lists the names an op defines, one per result ("%r#1" for the
+// results of "%r:2").
+func results(m *ir.Module, op *ir.Op) []string {
+	var out []string
+	m.Values(op, func(v ir.ValueRef) {
+		if v.Kind != ir.Result {
+			return
+		}
+		if v.Count == 1 {
+			out = append(out, v.Name)
+			return
+		}
+		for j := range v.Count {
+			out = append(out, v.Name+"#"+strconv.Itoa(j))
+		}
 	})
-	return all, byFused
+	return out
 }
 
-// plainOps lists a module's ops as interpret numbers them: every op but the
-// all-reduces (and arc's calls) and what their regions hold.
-func plainOps(m *ir.Module) ([]*ir.Op, error) {
-	cs, err := decision.Collectives(m)
-	if err != nil {
-		return nil, err
-	}
-	coll := map[*ir.Op]bool{}
-	for _, c := range cs {
-		if c.Kind == "all_reduce" {
-			coll[c.Op] = true
-		}
-	}
-	var out []*ir.Op
-	top := m.ModuleOp()
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, op := range b.Ops {
-			if coll[op] || op.Name == "" {
-				continue // all-reduces, alias definitions and resource sections (see trace.op)
-			}
-			if op != top {
-				out = append(out, op)
-			}
-			for _, r := range op.Regions {
-				for _, rb := range r.Blocks {
-					walk(rb)
-				}
-			}
-		}
-	}
-	walk(m.Body)
-	return out, nil
-}
-
-// alignFused pairs the lowered module's plain ops with the original's: the
-// original's ops whose results the lowered module names nowhere, or names
-// by a fused call, are skipped (with what their regions hold). It returns
-// the pairing, the skipped ops in order, and a problem, if any.
-func alignFused(a *trace, lowered *ir.Module) (*fusedHooks, []*ir.Op, string) {
-	all, byFused := definedNames(lowered)
-	if len(byFused) == 0 {
-		return nil, nil, ""
-	}
-	lp, err := plainOps(lowered)
+// alignFused pairs the lowered module's plain ops with the original's,
+// block by block: the original's ops none of whose results the lowered
+// block defines, or some of whose results a fused call defines there, are
+// removed (with what their regions hold). It returns the pairing, the
+// removed ops, and a problem, if any.
+func alignFused(a *trace, lowered *ir.Module) (*fusedHooks, map[*ir.Op]bool, string) {
+	cs, err := decision.Collectives(lowered)
 	if err != nil {
 		return nil, nil, err.Error()
 	}
-	skipped := map[*ir.Op]bool{}
-	var kept []int
-	var removed []*ir.Op
-	for k, op := range a.plain {
-		if p := op.ParentOp(); p != nil && skipped[p] {
-			skipped[op] = true
-			continue
+	coll, fused := map[*ir.Op]bool{}, map[*ir.Op]bool{}
+	for _, c := range cs {
+		if c.Kind == "all_reduce" {
+			coll[c.Op] = true
+			if isFused(lowered, c.Op) {
+				fused[c.Op] = true
+			}
 		}
-		n, gone, fused := 0, 0, false
-		a.m.Values(op, func(v ir.ValueRef) {
-			if v.Kind == ir.Result {
-				n++
-				if !all[v.Name] {
+	}
+	if len(fused) == 0 {
+		return nil, nil, ""
+	}
+	a.numberPlain()
+	h := &fusedHooks{fusedKeys: map[*ir.Op][]string{}, kept: map[*ir.Op]bool{}}
+	removed := map[*ir.Op]bool{}
+	var walk func(ob, lb *ir.Block) string
+	walk = func(ob, lb *ir.Block) string {
+		defs := map[string]*ir.Op{}
+		var lops []*ir.Op
+		for _, op := range lb.Ops {
+			for _, n := range results(lowered, op) {
+				defs[n] = op
+			}
+			if !coll[op] && op.Name != "" {
+				lops = append(lops, op)
+			}
+		}
+		odefs := map[string]*ir.Op{}
+		li := 0
+		for _, op := range ob.Ops {
+			names := results(a.m, op)
+			for _, n := range names {
+				odefs[n] = op
+			}
+			if a.colls[op] != nil || op.Name == "" {
+				continue // all-reduces and arc's calls, alias definitions: not plain
+			}
+			gone, byCall := 0, false
+			for _, n := range names {
+				d := defs[n]
+				if d == nil {
 					gone++
 				}
-				fused = fused || byFused[v.Name]
+				byCall = byCall || fused[d]
 			}
-		})
-		if n > 0 && (gone == n || fused) {
-			skipped[op] = true
-			removed = append(removed, op)
-			continue
+			if len(names) > 0 && (gone == len(names) || byCall) {
+				removed[op] = true
+				continue
+			}
+			if li >= len(lops) {
+				return fmt.Sprintf("%s at %s:%s has no counterpart in the lowered module", op.Name, a.m.Name, a.m.Position(int(op.Start)))
+			}
+			lop := lops[li]
+			li++
+			if lop.Name != op.Name {
+				return fmt.Sprintf("%s at %s:%s stands where the original has %s (%s)", lop.Name, lowered.Name, lowered.Position(int(lop.Start)), op.Name, a.m.Position(int(op.Start)))
+			}
+			h.index = append(h.index, a.index[op])
+			if len(op.Regions) != len(lop.Regions) {
+				return fmt.Sprintf("%s at %s:%s has %d regions, the original's %d", lop.Name, lowered.Name, lowered.Position(int(lop.Start)), len(lop.Regions), len(op.Regions))
+			}
+			for ri, r := range op.Regions {
+				lr := lop.Regions[ri]
+				if len(r.Blocks) != len(lr.Blocks) {
+					return fmt.Sprintf("%s at %s:%s has %d blocks in region %d, the original's %d", lop.Name, lowered.Name, lowered.Position(int(lop.Start)), len(lr.Blocks), ri, len(r.Blocks))
+				}
+				for bi, b := range r.Blocks {
+					if why := walk(b, lr.Blocks[bi]); why != "" {
+						return why
+					}
+				}
+			}
 		}
-		kept = append(kept, k)
+		if li != len(lops) {
+			return fmt.Sprintf("%s at %s:%s stands where the original's block has no more ops", lops[li].Name, lowered.Name, lowered.Position(int(lops[li].Start)))
+		}
+		// A fused call's results are the original's values of their names.
+		for _, op := range lb.Ops {
+			if !fused[op] {
+				continue
+			}
+			var keys []string
+			for _, n := range results(lowered, op) {
+				key := ""
+				if od := odefs[n]; od != nil {
+					j := indexOf(results(a.m, od), n)
+					if k, plain := a.index[od]; plain {
+						key = fmt.Sprintf("r%d.%d", k+1, j)
+					} else if ks := a.resKeys[od]; j < len(ks) {
+						key = ks[j]
+						if isFused(a.m, od) && a.m.Text(od) == lowered.Text(op) {
+							h.kept[op] = true
+						}
+					}
+				}
+				keys = append(keys, key)
+			}
+			h.fusedKeys[op] = keys
+		}
+		return ""
 	}
-	if len(kept) != len(lp) {
-		return nil, nil, fmt.Sprintf("the lowered module has %d ops besides its all-reduces, the original %d less %d removed or fused", len(lp), len(a.plain), len(a.plain)-len(kept))
-	}
-	for i, k := range kept {
-		if a.plain[k].Name != lp[i].Name {
-			return nil, nil, fmt.Sprintf("%s at %s:%s stands where the original has %s (%s)", lp[i].Name, lowered.Name, lowered.Position(int(lp[i].Start)), a.plain[k].Name, a.m.Position(int(a.plain[k].Start)))
+	ot, lt := a.top, lowered.ModuleOp()
+	switch {
+	case (ot == nil) != (lt == nil):
+		return nil, nil, "the lowered module and the original differ in their module op"
+	case ot == nil:
+		if why := walk(a.m.Body, lowered.Body); why != "" {
+			return nil, nil, why
+		}
+	default:
+		if len(ot.Regions) != len(lt.Regions) {
+			return nil, nil, "the lowered module op has other regions than the original's"
+		}
+		for ri, r := range ot.Regions {
+			if len(r.Blocks) != len(lt.Regions[ri].Blocks) {
+				return nil, nil, "the lowered module op has other blocks than the original's"
+			}
+			for bi, b := range r.Blocks {
+				if why := walk(b, lt.Regions[ri].Blocks[bi]); why != "" {
+					return nil, nil, why
+				}
+			}
 		}
 	}
-	return &fusedHooks{index: kept, named: a.named}, removed, ""
+	return h, removed, ""
+}
+
+func indexOf(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// numberPlain numbers the plain ops.
+func (t *trace) numberPlain() {
+	if t.index != nil {
+		return
+	}
+	t.index = make(map[*ir.Op]int, len(t.plain))
+	for k, op := range t.plain {
+		t.index[op] = k
+	}
 }
 
 // evalFused interprets a fused call: its all-reduce as any arc call (the
-// slot), and its two results named with the original's identities.
+// slot), and its two results, which in a lowered module take the
+// original's identities (fusedHooks).
 func (t *trace) evalFused(op *ir.Op, c *ir.Collective, s *slot) error {
 	rc, err := readFused(op, t.m)
 	if err != nil {
 		return err
 	}
-	names := t.m.Operands(op)
-	var results []string
-	t.m.Values(op, func(v ir.ValueRef) {
-		if v.Kind == ir.Result {
-			results = append(results, v.Name)
-		}
-	})
-	_, _, ok := t.m.FuncType(op)
-	if len(names) != 3 || len(results) != 2 || !ok {
-		return t.errAt(op, "the fused call takes 3 operands and names 2 results")
-	}
-	ins, _, _ := t.m.FuncType(op)
-	wt, err := ir.ParseTensorType(ins[2])
+	rd, err := readOp(t.m, op)
 	if err != nil {
 		return t.errAt(op, "fused call: %v", err)
 	}
-	fc := &fusedCall{op: op, slot: s, operand: names[0], res: names[1], w: names[2], h: results[0], y: results[1],
-		recipe: rc, typ: c.OperandTypes[0], wtyp: wt}
-	for _, n := range []string{fc.res, fc.w} {
-		if _, err := t.resolve(op, n, -1); err != nil {
+	names := results(t.m, op)
+	if len(rd.operands) != 3 || len(names) != 2 || len(rd.ins) != 3 || len(rd.outs) != 2 {
+		return t.errAt(op, "the fused call takes 3 operands and names 2 results")
+	}
+	fc := &fusedCall{op: op, slot: s, ins: rd.ins, outs: rd.outs, recipe: rc}
+	for i, dst := range []*string{&fc.x, &fc.w} {
+		name, idx := splitUse(rd.operands[i+1])
+		if *dst, err = t.resolve(op, name, idx); err != nil {
 			return err
 		}
 	}
-	for i, name := range results {
-		key := fmt.Sprintf("fused(%s)#%d", s.key, i)
-		if t.hooks != nil {
-			if k, ok := t.hooks.named[name]; ok && k != "" {
-				key = k
-			}
-		}
-		t.define(name, []string{key})
-		t.name(name, []string{key}) // a module lowered again reads them by name
+	var keys []string
+	if t.hooks != nil {
+		keys = t.hooks.fusedKeys[op]
 	}
+	i := 0
+	t.m.Values(op, func(v ir.ValueRef) {
+		if v.Kind != ir.Result {
+			return
+		}
+		ks := make([]string, v.Count)
+		for j := range ks {
+			ks[j] = fmt.Sprintf("fused(%s)#%d", s.key, i)
+			if i < len(keys) && keys[i] != "" {
+				ks[j] = keys[i]
+			}
+			i++
+		}
+		t.define(v.Name, ks)
+		t.resKeys[op] = append(t.resKeys[op], ks...)
+	})
+	fc.h, fc.y = t.resKeys[op][0], t.resKeys[op][1]
 	t.fused = append(t.fused, fc)
 	return nil
 }
 
-// tensor is a value the chain interpreter computed: the first elements of
-// its flattened tensor (whole rows), per process, as f32.
-type tensor struct {
-	typ   ir.TensorType
-	procs [][]float32
-}
-
-// chain interprets the original's removed and replaced ops.
-type chain struct {
-	a       *trace
-	rows    int64 // rows of the fused tensor the check covers
-	total   int64 // the fused tensor's elements
-	row     int64 // and its row's
-	env     map[string]*tensor
-	sums    map[string]*tensor // an original all-reduce's result name -> the fused call's sum
-	procs   int
-	defs    map[string]*ir.Op // the original's plain ops by result name
-	removed map[string]*ir.Op // the removed and replaced ones
-	issues  []string
-}
-
-// need is how many leading elements of a tensor of type t the check
-// needs: the first rows' share when it has as many rows as the fused
-// tensor (or a multiple), else all of them.
-func (ch *chain) need(t ir.TensorType) int {
-	n, r := t.Elems(), ch.total/ch.row
-	if n != ch.row && n%r == 0 {
-		return int(n / r * ch.rows)
-	}
-	return int(n)
-}
-
 // checkFused checks the lowered module's fused calls against the original's
-// removed ops (see the top of this file).
-func checkFused(g Grid, opt Options, a, b *trace, removed []*ir.Op) []string {
+// ops (see the top of this file).
+func checkFused(g Grid, opt Options, a, b *trace, removed map[*ir.Op]bool) []string {
 	var problems []string
-	had := map[string]string{} // the original's own fused calls (a module lowered again), by h
-	for _, fc := range a.fused {
-		had[fc.h] = a.m.Text(fc.op)
-	}
+	reached := map[*ir.Op]bool{}
 	for _, fc := range b.fused {
-		if text, ok := had[fc.h]; ok && text == b.m.Text(fc.op) {
+		if b.hooks != nil && b.hooks.kept[fc.op] {
 			continue // kept as it was: its sum is its slot's check, h and y keep their identities
 		}
-		if msg := checkOneFused(g, opt, a, b, fc, removed); msg != "" {
+		if msg := checkOneFused(g, opt, a, fc, removed, reached); msg != "" {
 			problems = append(problems, fmt.Sprintf("the fused call at %s:%s: %s", b.m.Name, b.m.Position(int(fc.op.Start)), msg))
+		}
+	}
+	for _, op := range a.plain {
+		if removed[op] && !reached[op] {
+			problems = append(problems, fmt.Sprintf("the lowering removed %s at %s:%s, which no fused call's results are computed by", op.Name, a.m.Name, a.m.Position(int(op.Start))))
 		}
 	}
 	return problems
 }
 
-func checkOneFused(g Grid, opt Options, a, b *trace, fc *fusedCall, removed []*ir.Op) string {
-	n, row := fc.typ.Elems(), int64(fc.recipe.Row)
-	if n <= 0 || row <= 0 || n%row != 0 {
-		return fmt.Sprintf("%s is not whole rows of %d", fc.typ, row)
-	}
-	rows := max(1, min(n/row, int64(opt.maxElems())/row))
-	if n/row == row { // square: a row's factor and a weight hold as many elements
-		rows = row
-	}
-	if rows*row*g.Size() > 1<<22 {
-		return "" // too large to interpret: the slot's check stands alone
-	}
-	ch := &chain{a: a, rows: rows, total: n, row: row, env: map[string]*tensor{}, sums: map[string]*tensor{}, procs: int(g.Size()),
-		defs: map[string]*ir.Op{}, removed: map[string]*ir.Op{}}
-	for _, op := range a.plain {
-		a.m.Values(op, func(v ir.ValueRef) {
-			if v.Kind == ir.Result {
-				ch.defs[v.Name] = op
-			}
-		})
-	}
-	for _, op := range removed {
-		a.m.Values(op, func(v ir.ValueRef) {
-			if v.Kind == ir.Result {
-				ch.removed[v.Name] = op
-			}
-		})
-	}
-	// Every fused call of this shape gets its sum in place of its all-reduce.
-	results := ch.allReduceResults()
-	for _, other := range b.fused {
-		if other.typ.String() != fc.typ.String() {
-			continue
-		}
-		name := ""
-		for rn, op := range results {
-			for _, s := range a.slots {
-				if s.op == op && s.key == other.slot.key {
-					name = rn
-				}
-			}
-		}
-		if name == "" {
-			return "the original has no all-reduce of the call's operand"
-		}
-		sum, why := ch.sumOf(g, other)
-		if why != "" {
-			return why
-		}
-		ch.sums[name] = sum
-	}
-	x, why := ch.value(fc.res, fc.typ)
-	if why != "" {
-		return why
-	}
-	w, why := ch.value(fc.w, fc.wtyp)
-	if why != "" {
-		return why
-	}
-	for name, op := range results {
-		if ch.sums[name] != nil && fc.slot.op != nil && a.byKey[fc.slot.key] != nil && a.byKey[fc.slot.key].op == op {
-			sum := ch.sums[name]
-			dt := dtypes[fc.typ.Elem]
-			for pi := range sum.procs {
-				h, y, _, err := norm.Apply(dt, fc.recipe, num.Narrow(dt, x.procs[pi]), num.Narrow(dt, sum.procs[pi]), num.Narrow(dt, w.procs[pi][:row]))
-				if err != nil {
-					return err.Error()
-				}
-				for i, name := range []string{fc.h, fc.y} {
-					got, why := ch.value(name, fc.typ)
-					if why != "" {
-						return why
-					}
-					want := num.Widen(dt, [][]byte{h, y}[i])
-					for e, v := range want {
-						u := got.procs[pi][e]
-						if u != v && !(u != u && v != v) || u == v && math.Signbit(float64(u)) != math.Signbit(float64(v)) {
-							return fmt.Sprintf("process %v, %s element %d: the call gives %g, the ops it replaced %g", g.Process(pi), name, e, v, u)
-						}
-					}
-				}
-			}
-			return strings.Join(ch.issues, "; ")
-		}
-	}
-	return "the call's all-reduce is not the original's"
+// tensor is a value the chain interpreter computed: the first elements of
+// its flattened tensor (whole rows), per process, each a value of its type.
+type tensor struct {
+	typ   string // as the program states it
+	tt    ir.TensorType
+	e     elemType
+	procs [][]float64
 }
 
-// sumOf is a fused call's sum on the first rows of every process: the
-// reference of its kernel (collective.Run), its operand as the original has it.
-func (ch *chain) sumOf(g Grid, fc *fusedCall) (*tensor, string) {
-	p, why := ch.value(fc.operand, fc.typ)
+// chain interprets the original's ops that one fused call replaced.
+type chain struct {
+	a       *trace
+	rows    int64 // rows of the fused tensor the check covers
+	total   int64 // the fused tensor's elements
+	row     int64 // and its row's
+	procs   int
+	removed map[*ir.Op]bool
+	reached map[*ir.Op]bool
+	inputs  map[string]*tensor // the call's operands and sum
+	env     map[string]*tensor
+	derived map[string]int8 // 1 derives from constants and inputs alone, -1 not
+	readAs  map[string]string
+	issues  []string
+}
+
+// maxChain bounds the elements (of all processes) of one value the chain
+// holds.
+const maxChain = 1 << 22
+
+// need is how many leading elements of a tensor of type t the check
+// needs: the first rows' share when it has as many rows as the fused
+// tensor (or a multiple), else all of them.
+func (ch *chain) need(t ir.TensorType) int64 {
+	n, r := t.Elems(), ch.total/ch.row
+	if n != ch.row && n%r == 0 {
+		return n / r * ch.rows
+	}
+	return n
+}
+
+type readResult struct {
+	op  *stOp
+	err error
+}
+
+// read is the oracle's reading of an original op (cached).
+func (ch *chain) read(op *ir.Op) (*stOp, error) {
+	if ch.a.reads == nil {
+		ch.a.reads = map[*ir.Op]readResult{}
+	}
+	r, ok := ch.a.reads[op]
+	if !ok {
+		r.op, r.err = readOp(ch.a.m, op)
+		ch.a.reads[op] = r
+	}
+	return r.op, r.err
+}
+
+// opOf is the plain op whose result key is, and which result.
+func (ch *chain) opOf(key string) (*ir.Op, int) {
+	rest, ok := strings.CutPrefix(key, "r")
+	if !ok {
+		return nil, -1
+	}
+	ks, js, ok := strings.Cut(rest, ".")
+	k, err1 := strconv.Atoi(ks)
+	j, err2 := strconv.Atoi(js)
+	if !ok || err1 != nil || err2 != nil || k < 1 || k > len(ch.a.plain) {
+		return nil, -1
+	}
+	return ch.a.plain[k-1], j
+}
+
+// operandKeys are the identities of the values a read op uses.
+func (ch *chain) operandKeys(op *ir.Op, rd *stOp) ([]string, string) {
+	k := ch.a.index[op]
+	refs, uses := ch.a.refs[k], ch.a.uses[k]
+	out := make([]string, len(rd.operands))
+	for i, ref := range rd.operands {
+		name, idx := splitUse(ref)
+		if idx >= 0 {
+			name += "#" + strconv.Itoa(idx)
+		}
+		at := indexOf(refs, name)
+		if at < 0 && idx == 0 {
+			at = indexOf(refs, strings.TrimSuffix(name, "#0"))
+		}
+		if at < 0 {
+			return nil, fmt.Sprintf("%s at %s reads %s, which the oracle's reading of the module does not find", op.Name, ch.a.m.Position(int(op.Start)), ref)
+		}
+		out[i] = uses[at]
+	}
+	return out, ""
+}
+
+// interpreted are the ops the chain computes.
+var interpreted = map[string]bool{
+	"constant": true, "add": true, "subtract": true, "multiply": true, "divide": true, "maximum": true, "minimum": true,
+	"negate": true, "abs": true, "sqrt": true, "rsqrt": true, "convert": true, "reshape": true, "broadcast_in_dim": true, "reduce": true,
+}
+
+// isDerived reports a value that derives from constants and the call's
+// operands alone, through ops the chain interprets.
+func (ch *chain) isDerived(key string) bool {
+	if _, ok := ch.inputs[key]; ok {
+		return true
+	}
+	switch ch.derived[key] {
+	case 1:
+		return true
+	case -1:
+		return false
+	}
+	ch.derived[key] = -1 // a cycle derives nothing
+	op, j := ch.opOf(key)
+	if op == nil || j != 0 {
+		return false
+	}
+	rd, err := ch.read(op)
+	if err != nil || !interpreted[rd.kind] || rd.results != 1 {
+		return false
+	}
+	if ch.removed[op] {
+		ch.derived[key] = 1
+		return true
+	}
+	keys, why := ch.operandKeys(op, rd)
+	if why != "" {
+		return false
+	}
+	for _, k := range keys {
+		if !ch.isDerived(k) {
+			return false
+		}
+	}
+	ch.derived[key] = 1
+	return true
+}
+
+// mark notes, without interpreting them, the removed ops key is computed by.
+func (ch *chain) mark(key string) {
+	op, _ := ch.opOf(key)
+	if op == nil || !ch.removed[op] || ch.reached[op] {
+		return
+	}
+	ch.reached[op] = true
+	rd, err := ch.read(op)
+	if err != nil {
+		return
+	}
+	keys, _ := ch.operandKeys(op, rd)
+	for _, k := range keys {
+		ch.mark(k)
+	}
+}
+
+// value is the value of an identity, read as type typ: an input, an op the
+// chain interprets (the removed ones must be), or else a leaf drawn at
+// random.
+func (ch *chain) value(key, typ string) (*tensor, string) {
+	v := ch.inputs[key]
+	if v != nil && typ != "" && v.typ != typ {
+		return nil, fmt.Sprintf("the call takes %s as %s, the program reads it as %s", ch.a.describe(key), v.typ, typ)
+	}
+	if v == nil {
+		v = ch.env[key]
+	}
+	if v == nil {
+		op, j := ch.opOf(key)
+		if op != nil && ch.removed[op] {
+			rd, err := ch.read(op)
+			if err != nil {
+				return nil, fmt.Sprintf("the lowering removed %s at %s, which the oracle does not read: %v", op.Name, ch.a.m.Position(int(op.Start)), err)
+			}
+			if !interpreted[rd.kind] || rd.results != 1 || j != 0 {
+				return nil, fmt.Sprintf("the lowering removed %s at %s, which the oracle does not interpret", op.Name, ch.a.m.Position(int(op.Start)))
+			}
+			var why string
+			if v, why = ch.eval(op, rd); why != "" {
+				return nil, why
+			}
+		} else if op != nil && ch.isDerived(key) {
+			rd, _ := ch.read(op)
+			var why string
+			if v, why = ch.eval(op, rd); why != "" {
+				return nil, why
+			}
+		} else {
+			var why string
+			if v, why = ch.leaf(key, typ); why != "" {
+				return nil, why
+			}
+		}
+		ch.env[key] = v
+	}
+	if typ != "" && v.typ != typ {
+		return nil, fmt.Sprintf("%s is read as %s, but it is %s", ch.a.describe(key), typ, v.typ)
+	}
+	return v, ""
+}
+
+// blank is a tensor of type typ with the elements the check needs.
+func (ch *chain) blank(typ string) (*tensor, string) {
+	tt, err := ir.ParseTensorType(typ)
+	if err != nil {
+		return nil, fmt.Sprintf("a value of type %s", typ)
+	}
+	e := elemOf(tt.Elem)
+	if e.class != 'f' || e.bits > 32 {
+		return nil, fmt.Sprintf("a value of type %s, which the oracle does not interpret", typ)
+	}
+	n := ch.need(tt)
+	if n < 0 || n*int64(ch.procs) > maxChain {
+		return nil, fmt.Sprintf("a value of type %s, too large to interpret", typ)
+	}
+	v := &tensor{typ: typ, tt: tt, e: e, procs: make([][]float64, ch.procs)}
+	for p := range v.procs {
+		v.procs[p] = make([]float64, n)
+	}
+	return v, ""
+}
+
+// leaf draws an opaque value, as the interpretation draws its leaves.
+func (ch *chain) leaf(key, typ string) (*tensor, string) {
+	v, why := ch.blank(typ)
+	if why != "" {
+		return nil, fmt.Sprintf("%s: %s", ch.a.describe(key), why)
+	}
+	lv := leafValue(ch.a.opt.Seed, key, v.e, len(v.procs[0]), ch.procs)
+	for p := range v.procs {
+		for i, b := range lv.procs[p] {
+			v.procs[p][i] = v.e.toFloat(b)
+		}
+	}
+	return v, ""
+}
+
+// eval interprets one op; "" or why not.
+func (ch *chain) eval(op *ir.Op, rd *stOp) (*tensor, string) {
+	where := fmt.Sprintf("%s at %s:%s", op.Name, ch.a.m.Name, ch.a.m.Position(int(op.Start)))
+	if len(rd.outs) != 1 {
+		return nil, where + ": not one result"
+	}
+	keys, why := ch.operandKeys(op, rd)
 	if why != "" {
 		return nil, why
 	}
-	dt := dtypes[fc.typ.Elem]
+	in := make([]*tensor, len(keys))
+	for i, k := range keys {
+		if in[i], why = ch.value(k, rd.ins[i]); why != "" {
+			return nil, why
+		}
+		if prev, ok := ch.readAs[k]; ok && prev != rd.ins[i] {
+			return nil, fmt.Sprintf("%s reads %s as %s, another op as %s", where, ch.a.describe(k), rd.ins[i], prev)
+		}
+		ch.readAs[k] = rd.ins[i]
+	}
+	out, why := ch.blank(rd.outs[0])
+	if why != "" {
+		return nil, where + ": " + why
+	}
+	e := out.e
+	n := len(out.procs[0])
+	short := func(t *tensor, m int) bool { return len(t.procs[0]) < m }
+	sameType := func(ts ...*tensor) bool {
+		for _, t := range ts {
+			if t.typ != out.typ {
+				return false
+			}
+		}
+		return true
+	}
+	switch rd.kind {
+	case "constant":
+		vals, typ, err := denseValues(rd.value)
+		if err != nil {
+			return nil, fmt.Sprintf("%s: %v", where, err)
+		}
+		if typ.String() != out.tt.String() {
+			return nil, fmt.Sprintf("%s: a literal of %s for a result of %s", where, typ, out.typ)
+		}
+		for p := range out.procs {
+			for i := range out.procs[p] {
+				if len(vals) == 1 {
+					out.procs[p][i] = vals[0]
+				} else {
+					out.procs[p][i] = vals[i]
+				}
+			}
+		}
+	case "add", "subtract", "multiply", "divide", "maximum", "minimum":
+		if len(in) != 2 || !sameType(in...) {
+			return nil, where + ": operands of another type than its result"
+		}
+		for p := range out.procs {
+			for i := range n {
+				out.procs[p][i], _ = arith(rd.kind, e, in[0].procs[p][i], in[1].procs[p][i])
+			}
+		}
+	case "negate", "abs", "sqrt", "rsqrt":
+		if len(in) != 1 || !sameType(in...) {
+			return nil, where + ": an operand of another type than its result"
+		}
+		for p := range out.procs {
+			for i := range n {
+				out.procs[p][i], _ = unary(rd.kind, e, in[0].procs[p][i])
+			}
+		}
+	case "convert", "reshape":
+		if len(in) != 1 || in[0].tt.Elems() != out.tt.Elems() || short(in[0], n) || rd.kind == "reshape" && in[0].e.name != e.name {
+			return nil, where + ": an operand the oracle holds too few elements of, or of another type"
+		}
+		for p := range out.procs {
+			for i := range n {
+				out.procs[p][i] = roundTo(e, in[0].procs[p][i])
+			}
+		}
+	case "broadcast_in_dim":
+		if len(in) != 1 || !rd.hasDims || len(rd.dims) != len(in[0].tt.Shape) || in[0].e.name != e.name {
+			return nil, fmt.Sprintf("%s: dimensions %v", where, rd.dims)
+		}
+		for p := range out.procs {
+			for i := range n {
+				j := projectIndex(int64(i), out.tt.Shape, in[0].tt.Shape, rd.dims)
+				if j < 0 || j >= int64(len(in[0].procs[p])) {
+					return nil, where + " reads elements the oracle does not hold"
+				}
+				out.procs[p][i] = in[0].procs[p][j]
+			}
+		}
+	case "reduce":
+		last := int64(len(in[0].tt.Shape) - 1)
+		if len(in) != 2 || !rd.hasDims || len(rd.dims) != 1 || rd.dims[0] != last || rd.applies == "" ||
+			rd.appliesIn != e.name || in[0].e.name != e.name || in[1].e.name != e.name || len(in[1].tt.Shape) != 0 {
+			return nil, where + ": the oracle interprets a reduction by add, multiply, maximum or minimum over the last dimension, in its own type"
+		}
+		width := int(in[0].tt.Shape[last])
+		for p := range out.procs {
+			init := in[1].procs[p][0]
+			for r := range n {
+				if (r+1)*width > len(in[0].procs[p]) {
+					return nil, where + " reads elements the oracle does not hold"
+				}
+				terms := in[0].procs[p][r*width : (r+1)*width]
+				if rd.applies != "add" {
+					acc := init
+					for _, x := range terms {
+						var ok bool
+						if acc, ok = arith(rd.applies, e, acc, x); !ok {
+							return nil, fmt.Sprintf("%s applies %s, which the oracle does not interpret", where, rd.applies)
+						}
+					}
+					out.procs[p][r] = acc
+					continue
+				}
+				out.procs[p][r] = sumInArcOrder(e, terms, init)
+				fold, mag := init, math.Abs(init)
+				for _, x := range terms {
+					fold = roundTo(e, fold+x)
+					mag += math.Abs(x)
+				}
+				if bound := 2 * foldBound(e, width+1, mag); !(math.Abs(out.procs[p][r]-fold) <= bound) && !math.IsInf(mag, 0) && mag < e.max/2 {
+					ch.issues = append(ch.issues, fmt.Sprintf("%s, row %d: the kernels' order gives %g, the left fold %g: more apart than reordering explains", where, r, out.procs[p][r], fold))
+				}
+			}
+		}
+	default:
+		return nil, fmt.Sprintf("%s: not interpreted", where)
+	}
+	return out, ""
+}
+
+// sumInArcOrder is the schedule the oracle assumes for a reduction by add
+// (StableHLO leaves it to the implementation): the fused kernels' order of
+// a row's sum of squares (reference/norm.SumSquares), init first: segments
+// of norm.Segment elements in order, each the tree of norm.Threads partial
+// sums of norm.Atom consecutive terms; each addition rounded once to e.
+func sumInArcOrder(e elemType, terms []float64, init float64) float64 {
+	total := init
+	for q := 0; q*norm.Segment < len(terms); q++ {
+		seg := terms[q*norm.Segment : min(len(terms), (q+1)*norm.Segment)]
+		var p [norm.Threads]float64
+		for k := 0; k*norm.Atom < len(seg); k++ {
+			for _, v := range seg[k*norm.Atom : min(len(seg), (k+1)*norm.Atom)] {
+				p[k] = roundTo(e, p[k]+v)
+			}
+		}
+		for s := norm.Threads / 2; s >= 1; s /= 2 {
+			for t := range s {
+				p[t] = roundTo(e, p[t]+p[t+s])
+			}
+		}
+		total = roundTo(e, total+p[0])
+	}
+	return total
+}
+
+// checkOneFused interprets what one fused call replaced and compares.
+func checkOneFused(g Grid, opt Options, a *trace, fc *fusedCall, removed, reached map[*ir.Op]bool) string {
+	a.numberPlain()
+	ch := &chain{a: a, procs: int(g.Size()), removed: removed, reached: reached, inputs: map[string]*tensor{},
+		env: map[string]*tensor{}, derived: map[string]int8{}, readAs: map[string]string{}}
+	for _, k := range []string{fc.h, fc.y} {
+		ch.mark(k)
+	}
+	typ, err := ir.ParseTensorType(fc.ins[0])
+	row := int64(fc.recipe.Row)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("it reduces %s", fc.ins[0])
+	case fc.ins[1] != fc.ins[0] || fc.outs[0] != fc.ins[0] || fc.outs[1] != fc.ins[0]:
+		return fmt.Sprintf("its operands and results are %v -> %v: the sum, the residual, h and y are of one type", fc.ins, fc.outs)
+	}
+	n := typ.Elems()
+	if n <= 0 || row <= 0 || n%row != 0 {
+		return fmt.Sprintf("%s is not whole rows of %d", typ, row)
+	}
+	if wt, err := ir.ParseTensorType(fc.ins[2]); err != nil || wt.Elem != typ.Elem || wt.Elems() != row {
+		return fmt.Sprintf("its weight is %s, not %d elements of %s", fc.ins[2], row, typ.Elem)
+	}
+	dt, ok := dtypes[typ.Elem]
+	if !ok {
+		return fmt.Sprintf("it reduces %s", typ)
+	}
+	ch.total, ch.row = n, row
+	ch.rows = max(1, min(n/row, int64(opt.maxElems())/row))
+	if n/row == row { // square: a row's factor and a weight hold as many elements
+		ch.rows = row
+	}
+	if ch.rows*row*g.Size() > maxChain {
+		return "" // too large to interpret: the slot's check stands alone
+	}
+	for _, k := range []string{fc.h, fc.y} {
+		if op, _ := ch.opOf(k); op == nil || !removed[op] {
+			return fmt.Sprintf("its results are not the values of ops it replaces (%s, %s)", a.describe(fc.h), a.describe(fc.y))
+		}
+	}
+	if fc.slot.call == nil || fc.slot.invalid != nil {
+		return "" // the slot's check says why
+	}
+	sumKey := fc.slot.key
+	if a.byKey[sumKey] == nil {
+		return "the call's all-reduce is not the original's"
+	}
+	// The inputs: the call's sum, by the reference, and its residual and
+	// weight, as the leaves the interpretation draws.
+	sum, why := ch.sumOf(g, fc)
+	if why != "" {
+		return why
+	}
+	ch.inputs[sumKey] = sum
+	for i, k := range []string{fc.x, fc.w} {
+		v, why := ch.leaf(k, fc.ins[i+1])
+		if why != "" {
+			return why
+		}
+		ch.inputs[k] = v
+	}
+	got := make([]*tensor, 2)
+	for i, k := range []string{fc.h, fc.y} {
+		if got[i], why = ch.value(k, fc.outs[i]); why != "" {
+			return why
+		}
+	}
+	// The call reads what the replaced ops read, as they read it.
+	for i, k := range []string{sumKey, fc.x, fc.w} {
+		what := []string{"the all-reduce's result", "its residual " + a.describe(fc.x), "its weight " + a.describe(fc.w)}[i]
+		switch as, ok := ch.readAs[k]; {
+		case !ok:
+			return fmt.Sprintf("the ops it replaces do not read %s", what)
+		case as != fc.ins[i]:
+			return fmt.Sprintf("it reads %s as %s, the ops it replaces as %s", what, fc.ins[i], as)
+		}
+	}
+	x, w := ch.inputs[fc.x], ch.inputs[fc.w]
+	for p := range sum.procs {
+		h, y, _, err := norm.Apply(dt, fc.recipe, narrow(dt, x.procs[p]), narrow(dt, sum.procs[p]), narrow(dt, w.procs[p][:row]))
+		if err != nil {
+			return err.Error()
+		}
+		for i, bytes := range [][]byte{h, y} {
+			want := num.Widen(dt, bytes)
+			for el, v := range want {
+				u := float32(got[i].procs[p][el])
+				if math.Float32bits(u) != math.Float32bits(v) && !(u != u && v != v) {
+					return fmt.Sprintf("process %v, %s element %d: the call gives %g, the ops it replaced %g (the call's %s)",
+						g.Process(p), []string{"h", "y"}[i], el, v, u, fc.recipe)
+				}
+			}
+		}
+	}
+	return strings.Join(ch.issues, "; ")
+}
+
+// narrow is values of dt as its bytes.
+func narrow(dt num.DType, vs []float64) []byte {
+	f := make([]float32, len(vs))
+	for i, v := range vs {
+		f[i] = float32(v)
+	}
+	return num.Narrow(dt, f)
+}
+
+// sumOf is a fused call's sum on the first rows of every process: the
+// reference of its kernel (collective.Run) on its operand.
+func (ch *chain) sumOf(g Grid, fc *fusedCall) (*tensor, string) {
+	p, why := ch.value(fc.slot.operandKey, fc.ins[0])
+	if why != "" {
+		return nil, why
+	}
+	dt := dtypes[p.tt.Elem]
 	c := fc.slot.call
-	sum := &tensor{typ: fc.typ, procs: make([][]float32, ch.procs)}
+	sum, why := ch.blank(fc.ins[0])
+	if why != "" {
+		return nil, why
+	}
 	for _, grp := range fc.slot.groups {
 		inputs := make([][]byte, len(grp))
 		for r, proc := range grp {
-			inputs[r] = num.Narrow(dt, p.procs[g.index(proc)])
+			inputs[r] = narrow(dt, p.procs[g.index(proc)])
 		}
 		outs, err := collective.Run(c.spec, inputs)
 		if err != nil {
 			return nil, err.Error()
 		}
 		for r, proc := range grp {
-			sum.procs[g.index(proc)] = num.Widen(dt, outs[r])
+			for i, v := range num.Widen(dt, outs[r]) {
+				sum.procs[g.index(proc)][i] = float64(v)
+			}
 		}
 	}
 	return sum, ""
-}
-
-// allReduceResults maps the original's all-reduce result names to their ops.
-func (ch *chain) allReduceResults() map[string]*ir.Op {
-	out := map[string]*ir.Op{}
-	for op := range ch.a.colls {
-		ch.a.m.Values(op, func(v ir.ValueRef) {
-			if v.Kind == ir.Result && v.Count == 1 {
-				out[v.Name] = op
-			}
-		})
-	}
-	return out
-}
-
-// value is a name's value, on the leading elements the check needs: one
-// the chain computed, a fused call's sum, a constant, or else a leaf of the
-// original (the same elements its interpretation draws).
-func (ch *chain) value(name string, t ir.TensorType) (*tensor, string) {
-	if v := ch.env[name]; v != nil {
-		return v, ""
-	}
-	if v := ch.sums[name]; v != nil {
-		return v, ""
-	}
-	if op := ch.removed[name]; op != nil {
-		if why := ch.eval(op); why != "" {
-			return nil, why
-		}
-		return ch.env[name], ""
-	}
-	if op := ch.defs[name]; op != nil {
-		if v, ok := passes.ViewOp(ch.a.m, op); ok && v.Kind == "constant" {
-			if !v.IsSplat {
-				return nil, fmt.Sprintf("%s is a constant the oracle does not read", name)
-			}
-			return ch.fill(t, ch.need(t), func(int, int) float32 { return v.Splat }), ""
-		}
-	}
-	key, ok := ch.a.named[name]
-	if !ok || key == "" {
-		return nil, fmt.Sprintf("%s has no identity in the original", name)
-	}
-	e := elemOf(t.Elem)
-	if e.class != 'f' {
-		return nil, fmt.Sprintf("%s is %s", name, t)
-	}
-	need := ch.need(t)
-	lv := ch.a.values[key]
-	if lv == nil || len(lv.procs) == 0 || len(lv.procs[0]) < need {
-		if strings.HasPrefix(key, "ar(") || strings.HasPrefix(key, "unknown") {
-			return nil, fmt.Sprintf("%s is another all-reduce's result, sampled on fewer elements than a row", name)
-		}
-		lv = leafValue(ch.a.opt.Seed, key, e, need, ch.procs)
-	}
-	return ch.fill(t, need, func(p, i int) float32 { return float32(e.toFloat(lv.procs[p][i])) }), ""
-}
-
-func (ch *chain) fill(t ir.TensorType, n int, at func(p, i int) float32) *tensor {
-	v := &tensor{typ: t, procs: make([][]float32, ch.procs)}
-	for p := range v.procs {
-		v.procs[p] = make([]float32, n)
-		for i := range v.procs[p] {
-			v.procs[p][i] = at(p, i)
-		}
-	}
-	return v
-}
-
-// round is f32 arithmetic's result in the element type.
-func round(elem string, v float32) float32 {
-	switch elem {
-	case "bf16":
-		return num.Round(num.BF16, v)
-	case "f16":
-		return num.Round(num.F16, v)
-	}
-	return v
-}
-
-// eval interprets one removed op; "" or why not.
-func (ch *chain) eval(op *ir.Op) string {
-	v, ok := passes.ViewOp(ch.a.m, op)
-	if !ok {
-		return fmt.Sprintf("the lowering removed %s (%s), which the oracle does not interpret", op.Name, ch.a.m.Position(int(op.Start)))
-	}
-	if v.Kind == "constant" {
-		return ""
-	}
-	var in []*tensor
-	for i, name := range v.Operands {
-		t := v.Out
-		if i < len(v.Ins) {
-			t = v.Ins[i]
-		}
-		x, why := ch.value(name, t)
-		if why != "" {
-			return why
-		}
-		in = append(in, x)
-	}
-	need := ch.need(v.Out)
-	out := &tensor{typ: v.Out, procs: make([][]float32, ch.procs)}
-	elem := v.Out.Elem
-	for p := range out.procs {
-		o := make([]float32, need)
-		out.procs[p] = o
-		switch v.Kind {
-		case "add", "subtract", "multiply", "divide":
-			if len(in) != 2 || len(in[0].procs[p]) < need || len(in[1].procs[p]) < need {
-				return fmt.Sprintf("%s: operands the oracle holds too few elements of", op.Name)
-			}
-			for i := range o {
-				x, y := in[0].procs[p][i], in[1].procs[p][i]
-				switch v.Kind {
-				case "add":
-					o[i] = round(elem, float32(x+y))
-				case "subtract":
-					o[i] = round(elem, float32(x-y))
-				case "multiply":
-					o[i] = round(elem, float32(x*y))
-				case "divide":
-					o[i] = round(elem, float32(x/y))
-				}
-			}
-		case "convert", "rsqrt", "sqrt", "reshape":
-			if len(in) != 1 || len(in[0].procs[p]) < need {
-				return fmt.Sprintf("%s: an operand the oracle holds too few elements of", op.Name)
-			}
-			for i := range o {
-				x := in[0].procs[p][i]
-				switch v.Kind {
-				case "rsqrt":
-					o[i] = round(elem, norm.RSqrt(x))
-				case "sqrt":
-					o[i] = round(elem, float32(math.Sqrt(float64(x))))
-				default:
-					o[i] = round(elem, x)
-				}
-			}
-		case "broadcast_in_dim":
-			from := in[0].typ.Shape
-			if len(v.Dims) != len(from) {
-				return fmt.Sprintf("%s: dimensions %v", op.Name, v.Dims)
-			}
-			for i := range o {
-				j := projectIndex(int64(i), v.Out.Shape, from, v.Dims)
-				if j < 0 || j >= int64(len(in[0].procs[p])) {
-					return fmt.Sprintf("%s reads elements the oracle does not hold", op.Name)
-				}
-				o[i] = in[0].procs[p][j]
-			}
-		case "reduce":
-			last := int64(len(in[0].typ.Shape) - 1)
-			if !v.AddsTwo || len(v.Dims) != 1 || v.Dims[0] != last || elem != "f32" || len(in) != 2 {
-				return fmt.Sprintf("%s: the oracle interprets only an f32 sum over the last dimension", op.Name)
-			}
-			n := int(in[0].typ.Shape[last])
-			for r := range o {
-				if (r+1)*n > len(in[0].procs[p]) {
-					return fmt.Sprintf("%s reads elements the oracle does not hold", op.Name)
-				}
-				terms := in[0].procs[p][r*n : (r+1)*n]
-				o[r] = sumInArcOrder(terms, in[1].procs[p][0])
-				fold, mag := in[1].procs[p][0], 0.0
-				for _, q := range terms {
-					fold = float32(fold + q)
-					mag += math.Abs(float64(q))
-				}
-				if bound := 2 * foldBound(elemOf("f32"), n+1, mag); !(math.Abs(float64(o[r])-float64(fold)) <= bound) && !math.IsInf(mag, 0) && mag < math.MaxFloat32/2 {
-					ch.issues = append(ch.issues, fmt.Sprintf("%s, row %d: the kernels' order gives %g, the left fold %g: more apart than reordering explains", op.Name, r, o[r], fold))
-				}
-			}
-		default:
-			return fmt.Sprintf("the lowering removed %s (%s), which the oracle does not interpret", op.Name, ch.a.m.Position(int(op.Start)))
-		}
-	}
-	ch.env[v.Result] = out
-	return ""
-}
-
-// sumInArcOrder adds terms as the fused kernels add a row's squares
-// (norm.SumSquares, whose terms are squares already), after init.
-func sumInArcOrder(terms []float32, init float32) float32 {
-	total := init
-	for q := 0; q*norm.Segment < len(terms); q++ {
-		seg := terms[q*norm.Segment : min(len(terms), (q+1)*norm.Segment)]
-		var p [norm.Threads]float32
-		for k := 0; k*norm.Atom < len(seg); k++ {
-			for _, v := range seg[k*norm.Atom : min(len(seg), (k+1)*norm.Atom)] {
-				p[k] = p[k] + v
-			}
-		}
-		for s := norm.Threads / 2; s >= 1; s /= 2 {
-			for t := range s {
-				p[t] = p[t] + p[t+s]
-			}
-		}
-		total = total + p[0]
-	}
-	return total
 }
 
 // projectIndex maps flat element i of a broadcast_in_dim's result of shape
@@ -599,6 +872,8 @@ func projectIndex(i int64, to, from []int64, dims []int64) int64 {
 		c := idx[d]
 		if from[k] == 1 {
 			c = 0
+		} else if from[k] != to[d] {
+			return -1
 		}
 		j = j*from[k] + c
 	}

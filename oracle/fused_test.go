@@ -2,10 +2,14 @@ package oracle_test
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/internal/normgen"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/oracle"
 )
@@ -77,5 +81,116 @@ func TestFusedCallsPlanted(t *testing.T) {
 		if err := oracle.Check(orig, low, oracle.Options{}); !errors.As(err, &mm) {
 			t.Errorf("%s -> %s: %v, want a mismatch", c.from, c.to, err)
 		}
+	}
+}
+
+// lowerNorm compiles src for cuda:nvlink and requires a fused call.
+func lowerNorm(t *testing.T, what, src string) string {
+	t.Helper()
+	out, _, err := arc.Compile("in.mlir", []byte(src), arc.Options{Target: "cuda:nvlink"})
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", what, err, src)
+	}
+	if !strings.Contains(string(out), `norm = "rmsnorm"`) {
+		t.Fatalf("%s: nothing fused\n%s", what, src)
+	}
+	return string(out)
+}
+
+// mustMismatch checks that the oracle finds lowered to compute something
+// else than orig, saying want.
+func mustMismatch(t *testing.T, what, orig, lowered, want string, opt oracle.Options) {
+	t.Helper()
+	err := oracle.Check(parse(t, "orig.mlir", orig), parse(t, "lowered.mlir", lowered), opt)
+	var mm *oracle.MismatchError
+	if !errors.As(err, &mm) || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: %v\nwant a mismatch saying %q", what, err, want)
+	}
+}
+
+// The matcher's mistakes, made by hand: the lowering of the program a
+// mistaken matcher reads, handed to the oracle as the lowering of the
+// program itself. The oracle reads the program with its own eyes: a
+// constant's value, not another dense value its attribute dictionary holds;
+// a reduction's maximum, whatever its location says; the weight's type
+// where the program states it. Each is a mismatch.
+func TestFusedMatcherMistakes(t *testing.T) {
+	attr := regexp.MustCompile(`\{note = (dense<[^>]*>) : tensor<f32>\} dense<[^>]*>`)
+	attrGeneric := regexp.MustCompile(`\{note = (dense<[^>]*>) : tensor<f32>, value = dense<[^>]*>( : [^,]*), zz = [^}]*\}`)
+	for _, generic := range []bool{false, true} {
+		for sub := range 2 {
+			// Constants read from their attribute dictionaries.
+			c := normgen.Case{Generic: generic, Elem: sub, Shape: 1 + sub, Mean: sub, Eps: 2, Near: normgen.ConstAttr, Sub: sub}
+			prog := c.Module()
+			misread := attr.ReplaceAllString(prog, "$1")
+			if generic {
+				misread = attrGeneric.ReplaceAllString(prog, "{value = $1$2}")
+			}
+			if misread == prog {
+				t.Fatalf("%s: no constant with a dictionary", c)
+			}
+			mustMismatch(t, c.String(), prog, lowerNorm(t, c.String(), misread), "the fused call", oracle.Options{})
+
+			// A maximum taken for a sum (its location saying otherwise).
+			for _, near := range []int{normgen.MaxReducer, normgen.MaxLocAdd} {
+				c := normgen.Case{Generic: generic, Elem: sub, Shape: 3, Weight: sub, Near: near, Sub: sub}
+				sum := c
+				sum.Near = normgen.Exact
+				mustMismatch(t, c.String(), c.Module(), lowerNorm(t, sum.String(), sum.Module()), "the ops it replaced", oracle.Options{})
+			}
+		}
+		// Another function's weight: the program multiplies by an f32
+		// weight, the call takes it as bf16.
+		c := normgen.Case{Generic: generic, Shape: 0}
+		prog := c.Module()
+		low := lowerNorm(t, c.String(), prog)
+		conv := `stablehlo.convert %w : (tensor<64xbf16>) -> tensor<64xf32>`
+		to := `stablehlo.reshape %w : (tensor<64xf32>) -> tensor<64xf32>`
+		if generic {
+			conv, to = `"stablehlo.convert"(%w) : (tensor<64xbf16>) -> tensor<64xf32>`, `"stablehlo.reshape"(%w) : (tensor<64xf32>) -> tensor<64xf32>`
+		}
+		prog = edit(t, edit(t, prog, conv, to), "%w: tensor<64xbf16>", "%w: tensor<64xf32>")
+		mustMismatch(t, c.String()+", an f32 weight", prog, low, "takes %w (an argument of func.func at 3:", oracle.Options{})
+	}
+}
+
+// A fused call whose epsilon is one ulp off is a mismatch, where epsilon
+// counts (1024, against means of squares near 20: every row's mean + eps
+// moves by one ulp, and about half the rows' factors with it).
+func TestFusedEpsilonOneUlp(t *testing.T) {
+	for _, generic := range []bool{false, true} {
+		c := normgen.Case{Generic: generic, Elem: 1, Shape: 7} // f32, 32 rows of 32: every row interpreted
+		prog := edit(t, c.Module(), "dense<1.000000e-06>", "dense<1.024000e+03>")
+		low := lowerNorm(t, c.String(), prog)
+		mustAgree(t, prog, low, oracle.Options{})
+		mustMismatch(t, c.String(), prog, edit(t, low, "eps = 0x44800000 : f32", "eps = 0x44800001 : f32"), "the fused call", oracle.Options{})
+	}
+}
+
+// Every fused call of the generated seeds is interpreted: a call whose
+// scale is doubled, or whose epsilon is another, is a mismatch (every form,
+// type, weight placement, shadowed name and callee the seeds hold).
+func TestFusedSeedsPlanted(t *testing.T) {
+	scale := regexp.MustCompile(`scale = 0x([0-9A-F]{8}) : f32`)
+	eps := regexp.MustCompile(`eps = 0x[0-9A-F]{8} : f32`)
+	n := 0
+	for _, c := range normgen.Seeds() {
+		src := c.Module()
+		out, _, err := arc.Compile("in.mlir", []byte(src), arc.Options{Target: "cuda:nvlink"})
+		if err != nil || !strings.Contains(string(out), `norm = "rmsnorm"`) {
+			continue
+		}
+		n++
+		low := string(out)
+		doubled := scale.ReplaceAllStringFunc(low, func(s string) string {
+			bits, _ := strconv.ParseUint(scale.FindStringSubmatch(s)[1], 16, 32)
+			return fmt.Sprintf("scale = 0x%08X : f32", bits+1<<23)
+		})
+		mustMismatch(t, c.String()+", scale doubled", src, doubled, "the fused call", oracle.Options{MaxElems: 32})
+		other := eps.ReplaceAllString(low, "eps = 0x41000000 : f32") // 8
+		mustMismatch(t, c.String()+", eps 8", src, other, "the fused call", oracle.Options{MaxElems: 32})
+	}
+	if n < 40 {
+		t.Errorf("%d seeds fused", n)
 	}
 }

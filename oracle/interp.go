@@ -61,12 +61,19 @@ type trace struct {
 	// input gives the value of an operand identity; nil is the module's own
 	// values (leaves drawn at random).
 	input func(key string, t ir.TensorType) (*value, error)
-	// named is each value name's identity ("" for a name defined twice);
-	// hooks, for a lowered module with fused calls, the original's
-	// numbering and names; fused its fused calls (fused.go).
-	named map[string]string
+	// refs are the values each plain op uses as it spells them ("%x",
+	// "%x#1"), in the order of uses; resKeys the identities of the results
+	// of all-reduces and arc's calls.
+	refs    [][]string
+	resKeys map[*ir.Op][]string
+	// hooks, for a lowered module with fused calls, is the original's
+	// numbering and identities; fused its fused calls (fused.go).
 	hooks *fusedHooks
 	fused []*fusedCall
+	// index numbers the plain ops (from 0), reads caches the oracle's
+	// reading of them (fused.go), built on demand.
+	index map[*ir.Op]int
+	reads map[*ir.Op]readResult
 }
 
 func (t *trace) errAt(op *ir.Op, format string, args ...any) error {
@@ -86,7 +93,7 @@ func interpret(m *ir.Module, grid Grid, opt Options, input func(string, ir.Tenso
 	}
 	t := &trace{m: m, grid: grid, opt: opt, byKey: map[string]*slot{}, values: map[string]*value{},
 		seen: map[string]int{}, desc: map[string]string{}, colls: map[*ir.Op]*ir.Collective{}, ops: map[*ir.Op]*opInfo{}, input: input,
-		named: map[string]string{}, hooks: hooks}
+		resKeys: map[*ir.Op][]string{}, hooks: hooks}
 	for _, c := range cs {
 		if c.Kind == "all_reduce" {
 			t.colls[c.Op] = c
@@ -179,7 +186,7 @@ func (t *trace) op(op *ir.Op) error {
 	}
 	k++ // identities number the plain ops from 1: the file's module, written or implicit, is op 0
 	t.plain = append(t.plain, op)
-	var uses []string
+	var uses, refs []string
 	var args, results []ir.ValueRef
 	var err error
 	t.m.Values(op, func(v ir.ValueRef) {
@@ -189,6 +196,11 @@ func (t *trace) op(op *ir.Op) error {
 				var key string
 				key, err = t.resolve(op, v.Name, v.Index)
 				uses = append(uses, key)
+				ref := v.Name
+				if v.Index >= 0 {
+					ref += "#" + strconv.Itoa(v.Index)
+				}
+				refs = append(refs, ref)
 			}
 		case ir.Arg:
 			args = append(args, v)
@@ -200,12 +212,12 @@ func (t *trace) op(op *ir.Op) error {
 		return err
 	}
 	t.uses = append(t.uses, uses)
+	t.refs = append(t.refs, refs)
 	for ri, r := range op.Regions {
 		t.push()
 		for j, a := range args {
 			key := fmt.Sprintf("a%d.%d", k, j)
 			t.define(a.Name, []string{key})
-			t.name(a.Name, []string{key})
 			t.desc[key] = fmt.Sprintf("%s (an argument of %s at %s)", a.Name, op.Name, t.m.Position(a.Off))
 		}
 		for bi, b := range r.Blocks {
@@ -214,7 +226,6 @@ func (t *trace) op(op *ir.Op) error {
 				if a.Kind == ir.Arg {
 					key := fmt.Sprintf("b%d.%d.%d.%d", k, ri, bi, j)
 					t.define(a.Name, []string{key})
-					t.name(a.Name, []string{key})
 					t.desc[key] = fmt.Sprintf("%s (a block argument at %s)", a.Name, t.m.Position(a.Off))
 					j++
 				}
@@ -237,7 +248,6 @@ func (t *trace) op(op *ir.Op) error {
 			j++
 		}
 		t.define(r.Name, keys)
-		t.name(r.Name, keys)
 	}
 	return nil
 }
@@ -319,18 +329,9 @@ func (t *trace) allReduce(op *ir.Op, c *ir.Collective) error {
 			i++
 		}
 		t.define(r.Name, keys)
-		t.name(r.Name, keys)
+		t.resKeys[op] = append(t.resKeys[op], keys...)
 	}
 	return nil
-}
-
-// name records a value name's identity; a name defined twice has none.
-func (t *trace) name(n string, keys []string) {
-	if _, twice := t.named[n]; twice || len(keys) != 1 {
-		t.named[n] = ""
-		return
-	}
-	t.named[n] = keys[0]
 }
 
 // operandValue is the value of one operand, sampled and checked against the
