@@ -24,19 +24,22 @@ lint:
 # duration, go1.26's fuzz coordinator can fail a clean run with a bare "context deadline exceeded" when
 # the clock ends while a worker is mid-input (go.dev/issue/75804, fixed in Go 1.27); it failed CI once,
 # no failing input written. A count has no clock to race; -fuzzminimizetime 50x bounds the time spent
-# shrinking each new input (60 s by default). FUZZTIME=30s (or 1000x) sets all three.
+# shrinking each new input (60 s by default). FUZZTIME=30s (or 1000x) sets them all.
 FUZZ_PARSE     ?= 100000x
 FUZZ_CODEC     ?= 400000x
 FUZZ_COMPILE   ?= 20000x
+FUZZ_NORM      ?= 5000x
 ifdef FUZZTIME
 FUZZ_PARSE   := $(FUZZTIME)
 FUZZ_CODEC   := $(FUZZTIME)
 FUZZ_COMPILE := $(FUZZTIME)
+FUZZ_NORM    := $(FUZZTIME)
 endif
 fuzz:
 	$(GO) test ./ir -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_PARSE) -fuzzminimizetime 50x
 	$(GO) test ./reference/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZ_CODEC) -fuzzminimizetime 50x
 	$(GO) test . -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZ_COMPILE) -fuzzminimizetime 50x
+	$(GO) test . -run '^$$' -fuzz '^FuzzNorm$$' -fuzztime $(FUZZ_NORM) -fuzzminimizetime 50x
 
 # ---- proxy: the PJRT proxy (docs/RUNTIME.md) ----
 .PHONY: plugin runtime-devbin

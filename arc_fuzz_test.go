@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arcpass/arc/internal/normgen"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/oracle"
 	"github.com/arcpass/arc/passes"
@@ -107,6 +108,35 @@ func FuzzCompile(f *testing.F) {
 		orig := original{}
 		opt.DeviceAssignment, orig.assign = assignment(src, knob>>5)
 		checkCompile(t, src, opt, &orig)
+	})
+}
+
+// FuzzNorm compiles, for cuda:nvlink with fusion on, the module package
+// normgen writes from its input: an all-reduce sum, the residual add and an
+// RMSNorm, exactly as arc's fused kernels compute them or a near miss (a
+// constant whose attribute dictionary holds another value, a location with
+// op-like text, a maximum for the sum, names another function shadows,
+// epsilon outside the sqrt, a weight along the rows, a second reader, a
+// convert in an odd place, ...), in JAX's pretty form or go-xla's generic
+// form. Each is checked as FuzzCompile checks its inputs: the oracle reads
+// the program with its own eyes, so whatever the matcher misreads and fuses
+// is a mismatch. knob&1 forces every all-reduce to two-shot. The seeds are
+// normgen.Seeds, every exact one also forced.
+func FuzzNorm(f *testing.F) {
+	for _, c := range normgen.Seeds() {
+		f.Add(c.Bytes(), uint8(0))
+		if c.Exact() {
+			f.Add(c.Bytes(), uint8(1))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, knob uint8) {
+		c := normgen.Decode(data)
+		opt := Options{Target: "cuda:nvlink"}
+		if knob&1 != 0 {
+			opt.Force = []string{"all=twoshot"}
+		}
+		t.Logf("normgen case %s", c)
+		checkCompile(t, []byte(c.Module()), opt, &original{})
 	})
 }
 

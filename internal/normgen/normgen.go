@@ -1,7 +1,8 @@
 // Package normgen writes StableHLO modules of an all-reduce sum followed by
 // a residual add and an RMSNorm, and near misses of it, for fuzzing the
 // fuse pass (passes.MatchNorm) against the semantic oracle (package
-// oracle).
+// oracle): FuzzNorm, at the repository's root, compiles each for
+// cuda:nvlink and checks it.
 //
 // A Case is a handful of choices, one byte each (Bytes, Decode: any bytes
 // are a case, so the fuzzing engine mutates them freely): the printed form
