@@ -655,29 +655,10 @@ func Seeds() []Case {
 				for i, elem := range []int{0, 1 + (near+sub)%2} {
 					c := Case{Generic: gen == 1, Elem: elem, Shape: (near + sub + i) % 5, Procs: (near + i) % 3, Mean: (near + i) % 4,
 						Eps: near % len(Epsilons), Weight: (near + sub + i) % 3, Return: (near + sub + i) % 3, Locs: (near+i)%2 == 0, Near: near, Sub: sub}
-					if !misread(c) {
-						out = append(out, c)
-					}
+					out = append(out, c)
 				}
 			}
 		}
 	}
 	return out
-}
-
-// misread are the near misses today's matcher gets wrong (issue 33), left
-// out of the seeds until it reads ops rather than text: constants read from
-// the pretty form's attribute dictionaries and a maximum taken for a sum
-// (fused, and wrong), another function's weight (an internal error), and a
-// weight of another type in the function before main (a fusion missed).
-func misread(c Case) bool {
-	switch c.Near {
-	case ConstAttr, MaxLocAdd:
-		return !c.Generic
-	case ShadowWeight:
-		return Elems[c.Elem] != "f32"
-	case Shadow:
-		return c.Sub%3 == 0
-	}
-	return false
 }
