@@ -556,10 +556,11 @@ func (c Case) Module() string {
 	case c.Near == WeightOther:
 		wType = tensor([]int{rows}, elem)
 	}
+	// Replicas in both forms: a partitioned program's all-reduce outside
+	// shard_map's manual region stays native (XLA's partitioner refuses a
+	// side-effecting call there), and the flattened ids of the pretty form's
+	// psum name the same devices over replicas.
 	grid := fmt.Sprintf("mhlo.num_partitions = 1 : i32, mhlo.num_replicas = %d : i32", c.procs())
-	if !c.Generic {
-		grid = fmt.Sprintf("mhlo.num_partitions = %d : i32, mhlo.num_replicas = 1 : i32", c.procs())
-	}
 	var out []string
 	out = append(out, fmt.Sprintf("// normgen: %s", c), fmt.Sprintf("module @norm attributes {%s} {", grid))
 	helper := func() {
