@@ -44,6 +44,12 @@ type Options struct {
 	// are then laid on the chips where they are; "" assumes the slice's
 	// device ids are x-minor chip coordinates.
 	DeviceCoords string
+	// DeviceProcesses names the process that holds each device: "ID=P;..."
+	// (the PJRT client's devices, which arc's plugin passes for a client
+	// of several processes). A group whose ranks run in several processes
+	// gets only a lowering the runtime runs across processes; "" knows of
+	// one process.
+	DeviceProcesses string
 	// Strict makes Compile fail when it lowers nothing (every all-reduce
 	// stays native, or the module has none) and when the module was
 	// lowered before for another target.
@@ -223,6 +229,19 @@ var Settings = []Setting{
 			}
 			return nil
 		}},
+	{Name: "device-processes", Env: "ARC_DEVICE_PROCESSES", Value: "ID=P;...",
+		Usage: "the process that holds each device (arc's plugin passes its client's): groups across processes get only what the runtime runs across processes",
+		field: func(o *Options) any { return &o.DeviceProcesses },
+		parse: func(v string) (string, error) { _, err := parseDeviceProcesses(v); return v, err },
+		apply: func(o *Options, st *passes.State, _ *passes.Pipeline) (err error) {
+			if o.DeviceProcesses == "" {
+				return nil
+			}
+			if st.Options.DeviceProcesses, err = parseDeviceProcesses(o.DeviceProcesses); err != nil {
+				return fmt.Errorf("--device-processes: %v", err)
+			}
+			return nil
+		}},
 	{Name: "strict", Env: "ARC_STRICT", Kind: Bool, Value: "BOOL",
 		Usage: "fail (exit 1) when nothing is lowered, a --quant codec is used by no all-reduce, or the module was lowered before for another target",
 		field: func(o *Options) any { return &o.Strict }},
@@ -322,6 +341,27 @@ func parseForce(s string) (int, passes.Force, error) {
 		return 0, passes.Force{}, fmt.Errorf("unknown codec %q (%s)", codec, strings.Join(codecs, ", "))
 	}
 	return i, passes.Force{Lowering: low, Codec: codec}, nil
+}
+
+// parseDeviceProcesses reads "ID=P;ID=P": the process of each device.
+func parseDeviceProcesses(s string) (map[int64]int, error) {
+	out := map[int64]int{}
+	for _, entry := range strings.Split(s, ";") {
+		if entry = strings.TrimSpace(entry); entry == "" {
+			continue
+		}
+		id, p, ok := strings.Cut(entry, "=")
+		n, err := strconv.ParseInt(strings.TrimSpace(id), 10, 64)
+		proc, perr := strconv.Atoi(strings.TrimSpace(p))
+		if !ok || err != nil || perr != nil || n < 0 || proc < 0 {
+			return nil, fmt.Errorf("%q: want ID=PROCESS, both non-negative integers", entry)
+		}
+		if _, dup := out[n]; dup {
+			return nil, fmt.Errorf("device %d is placed twice", n)
+		}
+		out[n] = proc
+	}
+	return out, nil
 }
 
 // parseDeviceCoords reads "ID=X,Y,Z;ID=X,Y,Z": each device's coordinates.

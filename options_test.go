@@ -96,7 +96,7 @@ func TestEveryOptionIsASetting(t *testing.T) {
 	}
 	values := map[string]string{"target": "cuda:nvlink", "quant": "INT8", "profile": profile,
 		"topology": "lowering/testdata/pcie-partial.topology.json", "cast-bf16-to-fp16": "yes", "min-bytes": "4K",
-		"max-bytes": "1M", "force": "0=oneshot,all=twoshot", "device-assignment": "1;0", "device-coords": "0=0,0;1=1,0",
+		"max-bytes": "1M", "force": "0=oneshot,all=twoshot", "device-assignment": "1;0", "device-coords": "0=0,0;1=1,0", "device-processes": "0=0;1=1",
 		"strict": "1", "profile-any-target": "on", "fuse": "off", "print-after": "select", "dump-dir": dir, "verify-each": "true",
 		"passes": "analyse,select"}
 	var o Options
@@ -169,11 +169,12 @@ func TestSetLines(t *testing.T) {
 	}
 	arcName := func(name string) string { return "compiler option arc_" + strings.ReplaceAll(name, "-", "_") }
 	for lines, msg := range map[string]string{
-		"colour=blue":       "compiler option arc_colour: arc has no setting colour",
-		"min-bytes":         "compiler option arc_min_bytes: no value (want NAME=VALUE)",
-		"min-bytes=lots":    `compiler option arc_min_bytes: bad size "lots"`,
-		"force=0=fast":      `compiler option arc_force: unknown lowering "fast"`,
-		"device-coords=0=x": `compiler option arc_device_coords: "0=x": coordinates are small non-negative integers`,
+		"colour=blue":              "compiler option arc_colour: arc has no setting colour",
+		"min-bytes":                "compiler option arc_min_bytes: no value (want NAME=VALUE)",
+		"min-bytes=lots":           `compiler option arc_min_bytes: bad size "lots"`,
+		"force=0=fast":             `compiler option arc_force: unknown lowering "fast"`,
+		"device-coords=0=x":        `compiler option arc_device_coords: "0=x": coordinates are small non-negative integers`,
+		"device-processes=0=0;0=1": `compiler option arc_device_processes: device 0 is placed twice`,
 	} {
 		if err := new(Options).SetLines(lines, arcName); err == nil || !strings.HasPrefix(err.Error(), msg) {
 			t.Errorf("%q: %v, want %q", lines, err, msg)

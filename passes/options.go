@@ -38,6 +38,9 @@ type Options struct {
 	// DeviceCoords places devices on the machine's mesh (nil: the target's
 	// own numbering).
 	DeviceCoords map[int64][]int
+	// DeviceProcesses is the process that holds each device, for a client
+	// of several processes (nil: one process holds them all).
+	DeviceProcesses map[int64]int
 	// NoFuse keeps the work after an all-reduce out of arc's kernels
 	// (--fuse=false; FusePass).
 	NoFuse bool

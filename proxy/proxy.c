@@ -121,6 +121,7 @@ typedef struct client_rec {
   arc_device_entry *devices; /* info.devices */
   char *platform;           /* info.platform */
   char *device_coords;      /* arc_settings.device_coords, or NULL */
+  char *device_processes;   /* arc_settings.device_processes, or NULL (one process) */
   int attached;             /* arc_runtime_attach accepted it */
   kv_ctx kv;
   struct client_rec *next;
@@ -528,6 +529,14 @@ static char *build_table(proxy *p, client_rec *r) {
         n += (size_t)snprintf(r->device_coords + n, cap - n, "%s%d", k ? "," : "", d->coords[k]);
     }
   }
+  /* The process of every device, for a client of several: "ID=P;..." */
+  cap = 1 + da.num_devices * 48;
+  if (r->info.process_count > 1 && (r->device_processes = calloc(1, cap)) != NULL) {
+    size_t n = 0;
+    for (size_t i = 0; i < da.num_devices; i++)
+      n += (size_t)snprintf(r->device_processes + n, cap - n, "%s%lld=%d", i ? ";" : "", r->devices[i].global_id,
+                            r->devices[i].process_index);
+  }
   return NULL;
 }
 
@@ -535,6 +544,7 @@ static void free_client(client_rec *r) {
   free(r->devices);
   free(r->platform);
   free(r->device_coords);
+  free(r->device_processes);
   free(r);
 }
 
@@ -608,12 +618,22 @@ static void detach_client(proxy *p, arc_pjrt_client *c) {
   free_client(r);
 }
 
-/* client_coords returns a copy of the client's device coordinates, or NULL. */
+/* client_coords returns a copy of the client's device coordinates, or NULL;
+ * client_processes its devices' processes (a client of several), or NULL. */
 static char *client_coords(proxy *p, arc_pjrt_client *c) {
   char *out = NULL;
   pthread_mutex_lock(&p->mu);
   for (client_rec *r = p->clients; r != NULL; r = r->next)
     if (r->client == c && r->device_coords != NULL) out = strdup(r->device_coords);
+  pthread_mutex_unlock(&p->mu);
+  return out;
+}
+
+static char *client_processes(proxy *p, arc_pjrt_client *c) {
+  char *out = NULL;
+  pthread_mutex_lock(&p->mu);
+  for (client_rec *r = p->clients; r != NULL; r = r->next)
+    if (r->client == c && r->device_processes != NULL) out = strdup(r->device_processes);
   pthread_mutex_unlock(&p->mu);
   return out;
 }
@@ -790,6 +810,8 @@ static char *transform(proxy *p, int *n, arc_pjrt_compile_args *args, const arc_
     s.device_assignment = co->device_assignment;
     char *coords = client_coords(p, args->client);
     s.device_coords = coords;
+    char *procs = client_processes(p, args->client);
+    s.device_processes = procs;
     if (p->cfg.transform(p->cfg.transform_ctx, &s, code, text_size, &out, out_size, err) != 0) {
       if (*err == NULL) *err = strdup("the pipeline failed");
       out = NULL;
@@ -799,6 +821,7 @@ static char *transform(proxy *p, int *n, arc_pjrt_compile_args *args, const arc_
       out = NULL;
     }
     free(coords);
+    free(procs);
   }
   free(text);
   return out;

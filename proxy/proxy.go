@@ -127,6 +127,9 @@ func arcProxyTransform(handle C.uintptr_t, s *C.arc_settings, in *C.char, inSize
 	if coords := C.GoString(s.device_coords); coords != "" && popt.DeviceCoords == "" {
 		popt.DeviceCoords = coords // from the client's devices
 	}
+	if procs := C.GoString(s.device_processes); procs != "" {
+		popt.DeviceProcesses = procs // from the client's devices
+	}
 	text, err := runPipeline(src, popt)
 	if err != nil {
 		*errMsg = C.CString(err.Error())

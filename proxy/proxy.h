@@ -39,6 +39,7 @@ typedef struct arc_settings {
   const char *program;           /* the program's arc_NAME compiler options, "NAME=VALUE\n" lines (arc compile's flag names) */
   const char *device_assignment; /* "a,b;c,d": replicas by ';', partitions by ',', PJRT global ids */
   const char *device_coords;     /* TPU: "ID=X,Y,Z;ID=X,Y,Z..." for every device of the client */
+  const char *device_processes;  /* "ID=P;ID=P..." for every device of a client of several processes */
 } arc_settings;
 
 /* A transform runs arc's pipeline on program text for s->target (resolved,

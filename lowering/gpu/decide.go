@@ -88,6 +88,27 @@ func onlyOneShot() []int {
 	return out
 }
 
+// acrossProcesses says why a group whose ranks run in several processes
+// (procs, from the client) cannot have this machine's kernels: the
+// host-staged link keeps its buffers in one process's pinned memory, which
+// other processes do not map (the runtime refuses the group: "the
+// host-staged link needs every rank in one process").
+func (m *Machine) acrossProcesses(grp []int64, procs map[int64]int) string {
+	if m.Link != "host" || procs == nil {
+		return ""
+	}
+	seen := map[int]bool{}
+	for _, id := range grp {
+		if p, ok := procs[id]; ok {
+			seen[p] = true
+		}
+	}
+	if len(seen) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("group %v runs in %d processes: the host-staged link (%s) needs every rank in one process", grp, len(seen), m.Target)
+}
+
 // partitioned says why an all-reduce of a partitioned program stays native:
 // XLA's SPMD partitioner (num_partitions > 1) takes a side-effecting custom
 // call only with a sharding that is not replicated, which arc's call has
@@ -254,6 +275,9 @@ func (m *Machine) notAllowed(c candidate, cost passes.Cost, row passes.Row) stri
 // hosts, or (on a peer link) two of its devices cannot reach each other's
 // memory.
 func (m *Machine) fits(grp []int64, opts passes.Options) string {
+	if why := m.acrossProcesses(grp, opts.DeviceProcesses); why != "" {
+		return why
+	}
 	topo := opts.Topology
 	if topo == nil {
 		for _, id := range grp {

@@ -169,6 +169,31 @@ func TestCoordinatesReachTheWorker(t *testing.T) {
 	}
 }
 
+// TestProcessesReachTheWorker: a client of several processes tells arc which
+// process holds each device, and a group across processes is never given
+// the host-staged link, which the runtime runs in one process only: the
+// program the real plugin compiles keeps its all-reduce.
+func TestProcessesReachTheWorker(t *testing.T) {
+	e := newEnv(t)
+	log := arcServe(t, e)
+	t.Setenv("ARC_TARGET", "cuda:pcie-nop2p")
+	fakepjrt.GPULib(t, e.dir)
+	t.Setenv("FAKE_PJRT_TOPOLOGY", "0;0:0:0;1:1:0")
+	out := runHost(t, e, host(t), nil, filepath.Join(fakepjrt.SourceDir(), "testdata", "allreduce_2rep.mlir"),
+		options(t, [][]int64{{0}, {1}}))
+	if !strings.Contains(out, "compile 1: ok") {
+		t.Fatalf("host: %s", out)
+	}
+	f := frames(t, log+".frames")
+	if len(f) != 2 || !strings.Contains(f[0], "device-processes=0=0;1=1\n") {
+		t.Errorf("the worker read %q, want the devices' processes", f)
+	}
+	got := fakepjrt.MustRead(t, filepath.Join(e.record, "compile-1.mlir"))
+	if strings.Contains(got, "arc_allreduce") || !strings.Contains(got, "runs in 2 processes: the host-staged link") {
+		t.Errorf("the plugin compiled:\n%s\nwant the all-reduce native, with the reason", got)
+	}
+}
+
 // TestCompilerOptions: a program's arc_NAME compiler options reach arc as
 // its settings, and the real compile gets the options without them (XLA
 // refuses names it does not know), also for a program that passes through.

@@ -64,12 +64,15 @@ static int run_once(arc_bin *b, const char *header, const char *in, size_t in_si
 /* header is a request's first frame: one "name=value" line per setting, as
  * `arc compile` names its flags: the target, the program's own settings
  * (which may name the target again: the later line wins), the device
- * assignment and coordinates. The worker reads every other option from
+ * assignment, coordinates and processes. The worker reads every other option from
  * the ARC_* variables it inherited. NULL when a setting holds a newline. */
 static char *header(const arc_settings *s) {
   const struct {
     const char *name, *value;
-  } one[] = {{"target", s->target}, {"device-assignment", s->device_assignment}, {"device-coords", s->device_coords}};
+  } one[] = {{"target", s->target},
+             {"device-assignment", s->device_assignment},
+             {"device-coords", s->device_coords},
+             {"device-processes", s->device_processes}};
   size_t cap = 1 + (s->program ? strlen(s->program) + 1 : 0);
   for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
     if (one[i].value && strchr(one[i].value, '\n')) return NULL;
