@@ -281,17 +281,16 @@ func readGroups(v string, meshes map[string]*Mesh, b *budget) (groups [][]int64,
 	return nil, "", "", fmt.Errorf("unknown spelling %q", v)
 }
 
-// reduction names the computation of a reducing collective's region from the
-// op that produces the value its terminator returns.
+// reduction names the computation of a reducing collective's region: the
+// element-wise op it applies when the region is exactly that op of its two
+// arguments and its return (regionOp), else other. Package spec checks the
+// region's types and says why a computation is other.
 func (m *Module) reduction(op *Op) string {
-	if len(op.Regions) == 0 || len(op.Regions[0].Blocks) == 0 {
+	full := m.regionOp(op)
+	dialect, name, _ := strings.Cut(full, ".")
+	if dialect != "stablehlo" && dialect != "mhlo" {
 		return "other"
 	}
-	ops := op.Regions[0].Blocks[0].Ops
-	if len(ops) != 2 {
-		return "other"
-	}
-	name := strings.TrimPrefix(strings.TrimPrefix(ops[0].Name, "stablehlo."), "mhlo.")
 	switch name {
 	case "add":
 		return "sum"

@@ -245,6 +245,10 @@ func TestReductions(t *testing.T) {
 		{`%3 = stablehlo.xor %a, %b : tensor<f32>`, "xor"},
 		{`%3 = stablehlo.subtract %a, %b : tensor<f32>`, "other"},
 		{"%3 = stablehlo.add %a, %b : tensor<f32>\n      %4 = stablehlo.add %3, %b : tensor<f32>", "other"},
+		// the op alone does not make a sum: it must add the two arguments
+		{`%3 = stablehlo.add %a, %a : tensor<f32>`, "other"},
+		{`%3 = "stablehlo.add"(%b, %a) : (tensor<f32>, tensor<f32>) -> tensor<f32>`, "sum"},
+		{`%3 = stablehlo.add %a, %b : tensor<f32> loc("stablehlo.maximum")`, "sum"},
 	} {
 		src := `%0 = "stablehlo.all_reduce"(%x) ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>):

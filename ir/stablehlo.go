@@ -177,10 +177,17 @@ func (m *Module) Reducer(h *HLO) string {
 		v, _ := h.Attr("applies")
 		return v
 	}
-	if len(h.Op.Regions) != 1 || len(h.Op.Regions[0].Blocks) != 1 {
+	return m.regionOp(h.Op)
+}
+
+// regionOp is the op the single-block region of op applies to the block's
+// two arguments, when the block is exactly that op (of the two arguments,
+// either order) and the return of its result; "" otherwise.
+func (m *Module) regionOp(op *Op) string {
+	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
 		return ""
 	}
-	b := h.Op.Regions[0].Blocks[0]
+	b := op.Regions[0].Blocks[0]
 	var args []string
 	collect := func(v ValueRef) {
 		if v.Kind == Arg {
@@ -190,7 +197,7 @@ func (m *Module) Reducer(h *HLO) string {
 	if b.Label != "" {
 		m.LabelArgs(b, collect)
 	} else {
-		m.Values(h.Op, collect) // reducer(%a: ..., %b: ...)
+		m.Values(op, collect) // reducer(%a: ..., %b: ...)
 	}
 	if len(b.Ops) != 2 || len(args) != 2 {
 		return ""
