@@ -325,6 +325,11 @@ func ParseCall(m *ir.Module, op *ir.Op) (*Call, error) {
 	}
 	raw := map[string]string{}
 	for _, e := range entries {
+		if k, known := configKey(t, e.Name); known {
+			if err := checkKind(k, e.Value); err != nil {
+				return nil, errAt("backend_config: %v", err)
+			}
+		}
 		raw[e.Name] = ir.Unquote(ir.StripType(e.Value))
 	}
 	if err := c.check(raw); err != nil {
@@ -339,10 +344,155 @@ func ParseCall(m *ir.Module, op *ir.Op) (*Call, error) {
 	} else {
 		c.FuseReason = "" // the plain form records no fusion
 	}
+	if why := KernelType(c.OperandTypes[0]); why != "" {
+		return nil, errAt("operand type %s: %s", c.OperandTypes[0], why)
+	}
 	if c.Lowering == "" {
 		c.Lowering = c.Algo
 	}
 	return c, nil
+}
+
+// KernelType says why arc's kernels cannot take an operand of type t, or ""
+// when they can: an element type they sum, a static size that is a whole
+// number of their 16-byte atoms and fits the runtime's buffers. (The
+// eligibility of an all-reduce says the same with select's other rules.)
+func KernelType(t ir.TensorType) string {
+	n := t.Bytes()
+	switch {
+	case !slices.Contains(abi.DTypes, t.Elem):
+		return fmt.Sprintf("dtype %s: arc's kernels take %s and %s", t.Elem, strings.Join(abi.DTypes[:len(abi.DTypes)-1], ", "), abi.DTypes[len(abi.DTypes)-1])
+	case n < 0:
+		return "dynamic shape"
+	case n == 0:
+		return "empty tensor"
+	case n%abi.AlignBytes != 0:
+		return fmt.Sprintf("%d bytes is not a multiple of %d", n, abi.AlignBytes)
+	case n > abi.DefaultMaxBytes:
+		return fmt.Sprintf("%d bytes is more than the %d arc's runtime buffers hold", n, abi.DefaultMaxBytes)
+	}
+	return ""
+}
+
+// configKey is the entry of a target's backend_config of that name.
+func configKey(target, name string) (ConfigKey, bool) {
+	for _, k := range configKeys[target] {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return ConfigKey{}, false
+}
+
+// checkKind checks that v, a backend_config value as the module writes it,
+// is of the attribute type the handler reads key k as: XLA hands the
+// handler each entry by its MLIR type, and the handler refuses a call whose
+// entry is of another (gpu/arc_ffi.cc's parse_attrs). A string is quoted;
+// an integer is an integer literal of 8 to 64 bits ("2", "2 : i64", "2 :
+// ui32"); an array is "array<i64: ...>" (or of another integer type of 8 to
+// 64 bits); an f32 is a float literal typed f32 ("0x3727C5AC : f32",
+// "1.0e-05 : f32"): an untyped float is an f64.
+func checkKind(k ConfigKey, v string) error {
+	v = strings.TrimSpace(v)
+	article := "an"
+	if k.Kind == String {
+		article = "a"
+	}
+	bad := func(what string) error {
+		if v == "" {
+			return fmt.Errorf("%s has no value, but the handler reads it as %s %s", k.Name, article, k.Kind)
+		}
+		return fmt.Errorf("%s = %s is %s, but the handler reads %s as %s %s", k.Name, v, what, k.Name, article, k.Kind)
+	}
+	quoted := len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"'
+	if k.Kind != String && strings.HasPrefix(v, `"`) {
+		return bad("a string")
+	}
+	switch k.Kind {
+	case String:
+		if !quoted {
+			return bad("not a string")
+		}
+	case Int:
+		if !intScalar(v) {
+			return bad("not an integer")
+		}
+	case IDs:
+		if !intArray(v) {
+			return bad("not an array<i64: ...>")
+		}
+	case F32:
+		if !f32Scalar(v) {
+			return bad("not an f32")
+		}
+	}
+	return nil
+}
+
+// intType reports an integer type of 8 to 64 bits, which the handler reads
+// (read_int): iN, siN or uiN.
+func intType(t string) bool {
+	for _, prefix := range []string{"i", "si", "ui"} {
+		if w, ok := strings.CutPrefix(t, prefix); ok {
+			return slices.Contains([]string{"8", "16", "32", "64"}, w)
+		}
+	}
+	return false
+}
+
+// typed splits "value : type" at its colon; type is "" without one.
+func typed(v string) (value, typ string) {
+	if i := strings.LastIndexByte(v, ':'); i >= 0 {
+		return strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1:])
+	}
+	return v, ""
+}
+
+// intScalar reports an integer scalar attribute: an integer literal that
+// fits its type, untyped (i64) or of an integer type the handler reads.
+func intScalar(v string) bool {
+	if _, typ := typed(v); typ != "" && !intType(typ) {
+		return false
+	}
+	_, ok := ir.IntAttr(v)
+	return ok
+}
+
+// intArray reports a dense array of an integer type the handler reads:
+// "array<i64: 0, 1>", "array<i64>".
+func intArray(v string) bool {
+	inner, ok := strings.CutPrefix(v, "array<")
+	if !ok || !strings.HasSuffix(inner, ">") {
+		return false
+	}
+	inner = strings.TrimSuffix(inner, ">")
+	typ, list, _ := strings.Cut(inner, ":")
+	if !intType(strings.TrimSpace(typ)) {
+		return false
+	}
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f == "" && strings.TrimSpace(list) == "" {
+			continue
+		}
+		if _, ok := ir.IntAttr(f + " : " + strings.TrimSpace(typ)); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// f32Scalar reports a float attribute of type f32: a decimal literal or
+// its bits in hexadecimal, typed f32.
+func f32Scalar(v string) bool {
+	value, typ := typed(v)
+	if typ != "f32" || value == "" {
+		return false
+	}
+	if hex, ok := strings.CutPrefix(value, "0x"); ok {
+		return len(hex) > 0 && len(hex) <= 8 && strings.Trim(strings.ToLower(hex), "0123456789abcdef") == ""
+	}
+	_, err := strconv.ParseFloat(value, 32)
+	return err == nil && strings.ContainsAny(value, "0123456789")
 }
 
 // checkNorm reads the fused form's norm (raw as for check) into c, and

@@ -37,9 +37,9 @@ func TestCallRoundTrip(t *testing.T) {
 	for _, c := range []decision.Call{
 		{Target: decision.AllReduce, Decision: twoshot, World: 2, Devices: []int64{3, 0, 1, 2}, Groups: []int64{0, 1, 2, 3},
 			Operands: []string{"%x"}, OperandTypes: []ir.TensorType{tensor("bf16", 8, 128)}, ResultTypes: []ir.TensorType{tensor("bf16", 8, 128)}},
-		// An older arc's call, without devices, of a scalar.
+		// An older arc's call, without devices.
 		{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "oneshot", Codec: "none", Algo: "oneshot", Link: "host", Reason: "small"},
-			World: 4, Groups: []int64{0, 1, 2, 3}, Operands: []string{"%0#1"}, OperandTypes: []ir.TensorType{tensor("f32")}, ResultTypes: []ir.TensorType{tensor("f32")}},
+			World: 4, Groups: []int64{0, 1, 2, 3}, Operands: []string{"%0#1"}, OperandTypes: []ir.TensorType{tensor("f32", 4)}, ResultTypes: []ir.TensorType{tensor("f32", 4)}},
 		// The replaced op's shardings and frontend attributes.
 		{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "lowprec", Codec: "fp8", Algo: "hier", Link: "peer", Reason: "r"},
 			World: 8, Devices: []int64{0, 1, 2, 3, 4, 5, 6, 7}, Groups: []int64{0, 1, 2, 3, 4, 5, 6, 7},
@@ -139,7 +139,27 @@ func TestCallErrors(t *testing.T) {
 		{fused("rmsnorm", "64", "0x3C800000", "mul", "f32", "(tensor<2x64xf16>, tensor<2x64xf16>) -> (tensor<2x64xf16>, tensor<2x64xf16>)"),
 			"the fused call takes the operand, the residual and the weight and returns h and y, not 2 operands and 2 results"},
 		{fused("rmsnorm", "32", "0x3C800000", "mul", "f32", fusedTypes), `backend_config: row "32" is not the last dimension of tensor<2x64xf16>`},
-		{fused("rmsnorm", "64", `"1/64"`, "mul", "f32", fusedTypes), `backend_config: scale "1/64" is not an f32`},
+		{fused("rmsnorm", "64", `"1/64"`, "mul", "f32", fusedTypes), `backend_config: scale = "1/64" : f32 is a string, but the handler reads scale as an f32`},
+		{strings.Replace(fused("rmsnorm", "64", "0x3C800000", "mul", "f32", fusedTypes), "eps = 0x3727C5AC : f32", "eps = 1.0e-06", 1), // an f64
+			`backend_config: eps = 1.0e-06 is not an f32, but the handler reads eps as an f32`},
+		// Each key of the type the handler reads it as (parse_attrs).
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), "world = 2 : i64", `world = "2"`, 1), `backend_config: world = "2" is a string, but the handler reads world as an i64`},
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), "world = 2 : i64", `world = 2.0 : f32`, 1), `backend_config: world = 2.0 : f32 is not an integer, but the handler reads world as an i64`},
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), "world = 2 : i64", `world = true`, 1), `backend_config: world = true is not an integer, but the handler reads world as an i64`},
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), "world = 2 : i64", `world = 1 : i1`, 1), `backend_config: world = 1 : i1 is not an integer, but the handler reads world as an i64`},
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), "world = 2 : i64", `world`, 1), `backend_config: world has no value, but the handler reads it as an i64`},
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), `algo = "oneshot"`, `algo = 1 : i64`, 1), `backend_config: algo = 1 : i64 is not a string, but the handler reads algo as a string`},
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), `cast = 0 : i64`, `cast = "0"`, 1), `backend_config: cast = "0" is a string, but the handler reads cast as an i64`},
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), `groups = array<i64: 0, 1>`, `groups = dense<[0, 1]> : tensor<2xi64>`, 1),
+			`backend_config: groups = dense<[0, 1]> : tensor<2xi64> is not an array<i64: ...>, but the handler reads groups as an array<i64>`},
+		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), `groups = array<i64: 0, 1>`, `groups = [0, 1]`, 1),
+			`backend_config: groups = [0, 1] is not an array<i64: ...>, but the handler reads groups as an array<i64>`},
+		// An operand the kernels take.
+		{strings.ReplaceAll(kernel("oneshot", "0", "none", "0, 1", "peer"), "tensor<4xf32>", "tensor<4xi32>"), "operand type tensor<4xi32>: dtype i32: arc's kernels take f16, bf16 and f32"},
+		{strings.ReplaceAll(kernel("oneshot", "0", "none", "0, 1", "peer"), "tensor<4xf32>", "tensor<3xf32>"), "operand type tensor<3xf32>: 12 bytes is not a multiple of 16"},
+		{strings.ReplaceAll(kernel("oneshot", "0", "none", "0, 1", "peer"), "tensor<4xf32>", "tensor<?xf32>"), "operand type tensor<?xf32>: dynamic shape"},
+		{strings.ReplaceAll(kernel("oneshot", "0", "none", "0, 1", "peer"), "tensor<4xf32>", "tensor<0xf32>"), "operand type tensor<0xf32>: empty tensor"},
+		{strings.ReplaceAll(kernel("oneshot", "0", "none", "0, 1", "peer"), "tensor<4xf32>", "tensor<134217728xf32>"), "operand type tensor<134217728xf32>: 536870912 bytes is more than the 268435456 arc's runtime buffers hold"},
 		{fused("rmsnorm", "64", "0x3C800000", "mean", "f32", fusedTypes), `backend_config: norm: unknown mean "mean" (want one of [mul div])`},
 		{fused("rmsnorm", "64", "0x3C800000", "mul", "f32", "(tensor<2x64xf16>, tensor<2x64xf32>, tensor<64xf16>) -> (tensor<2x64xf16>, tensor<2x64xf16>)"),
 			"operand 1 is tensor<2x64xf32>: the fused call takes the residual of the operand's type"},

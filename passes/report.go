@@ -81,6 +81,8 @@ type Analysis struct {
 	Env    map[string]string
 
 	collectives []*ir.Collective
+	// checked are package spec's results, one per collective.
+	checked []spec.Result
 }
 
 // Analyse lists the module's collectives, one row per operand, with the
@@ -99,7 +101,7 @@ func Analyse(m *ir.Module, da spec.DeviceAssignment) (*Analysis, error) {
 		return nil, err
 	}
 	info := m.Info()
-	a := &Analysis{Name: info.Name, Rows: []Row{}}
+	a := &Analysis{Name: info.Name, Rows: []Row{}, checked: checked}
 	var manual *ir.Manual
 	if info.NumPartitions > 1 {
 		manual = m.Manual()

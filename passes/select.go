@@ -22,6 +22,9 @@ var AnalysePass = Func("analyse", nil, func(s *State) error {
 	if err := checkCalls(s.Module, a.collectives); err != nil {
 		return err
 	}
+	if err := checkCallDevices(s.Module, a.collectives, a.checked, s.Options.DeviceAssignment); err != nil {
+		return err
+	}
 	s.Analysis = a
 	return nil
 })

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arcpass/arc/decision"
@@ -28,8 +29,42 @@ func Check(m *ir.Module, da spec.DeviceAssignment) error {
 	if err != nil {
 		return err
 	}
-	_, err = spec.CheckAll(m, cs, da)
-	return err
+	checked, err := spec.CheckAll(m, cs, da)
+	if err != nil {
+		return err
+	}
+	return checkCallDevices(m, cs, checked, da)
+}
+
+// checkCallDevices checks that each of arc's calls among cs runs its groups
+// on the devices the device assignment da gives their processes (checked
+// are package spec's results, one per collective, which expand them): a
+// call lowered under another assignment, or written with other devices,
+// would run its ranks on other processes than the module's, or on devices
+// that run none.
+func checkCallDevices(m *ir.Module, cs []*ir.Collective, checked []spec.Result, da spec.DeviceAssignment) error {
+	for i, c := range cs {
+		if !decision.IsCall(c) {
+			continue
+		}
+		call, err := decision.ParseCall(m, c.Op)
+		if err != nil {
+			return err
+		}
+		got, want := call.DeviceGroups(), checked[i].Groups
+		same := len(got) == len(want)
+		for j := 0; same && j < len(got); j++ {
+			same = slices.Equal(got[j], want[j])
+		}
+		if !same {
+			under := "XLA's default device assignment"
+			if da != nil {
+				under = "the device assignment " + da.String()
+			}
+			return m.Errorf(int(c.Op.Start), "%s: devices %v are not the devices of the groups' processes %v under %s: %v", c.Op.Name, got, c.Groups, under, want)
+		}
+	}
+	return nil
 }
 
 // verifyStructure is Verify's check of the values.

@@ -356,14 +356,17 @@ var allowedParents = map[string]bool{
 	"sdy.manual_computation": true, "sdy.named_computation": true,
 }
 
-// lowered is true for arc's own custom calls, which Check does not read.
+// lowered is true for arc's own custom calls (package decision lists them
+// with the module's collectives), whose groups Check holds to the grid
+// (checkCall).
 func lowered(c *ir.Collective) bool {
 	return c.Kind == "all_reduce" && !strings.HasSuffix(c.Op.Name, ".all_reduce")
 }
 
 // Check checks one collective. Collectives other than all_reduce come back
 // with a reason once their groups are checked (see checkOther), and arc's
-// own custom calls with a reason. For an all_reduce
+// own custom calls with a reason once their groups are held to the grid
+// (checkCall). For an all_reduce
 // the error is a positioned *ir.Error when the specification rejects it;
 // otherwise Result describes it. In a module that does not state
 // num_replicas, the first call reads every all-reduce of the module (see
@@ -378,10 +381,7 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 				return Result{}, err
 			}
 		}
-		return Result{Reduction: c.Reduction, Groups: c.Groups, NotLowerable: "already lowered by arc"}, nil
-	}
-	v := k.view(c)
-	if v.err != nil {
+	} else if v := k.view(c); v.err != nil {
 		return Result{}, v.err
 	}
 	if !k.scanned {
@@ -391,7 +391,70 @@ func (k *Checker) Check(c *ir.Collective) (Result, error) {
 		}
 		k.scan(cs)
 	}
-	return k.finish(c, v)
+	if lowered(c) {
+		return k.checkCall(c)
+	}
+	return k.finish(c, k.view(c))
+}
+
+// checkCall checks the groups of one of arc's calls against the module's
+// process grid, as a collective the call stands for must be: its groups
+// (flattened process ids, replica * num_partitions + partition) name every
+// process of the grid once, as an all-reduce in flattened_ids mode does.
+// A process in no group would wait for its call forever, and one in two,
+// or one the grid does not have, would make the runtime fail the call. The
+// result holds the groups' processes and the devices the device assignment
+// puts them on, which the call's devices must be (the caller compares).
+func (k *Checker) checkCall(c *ir.Collective) (Result, error) {
+	fail := func(format string, args ...any) error {
+		return k.m.Errorf(int(c.Op.Start), "%s: %s", c.Op.Name, fmt.Sprintf(format, args...))
+	}
+	res := Result{Mode: FlattenedIDs, Reduction: c.Reduction, LogicalGroups: c.Groups, Replicas: k.replicas, Partitions: k.partitions,
+		NotLowerable: "already lowered by arc"}
+	seen := map[int64]bool{}
+	for _, g := range c.Groups {
+		for _, id := range g {
+			switch {
+			case id < 0:
+				return res, fail("groups name process %d: a process is replica * num_partitions + partition, from 0", id)
+			case seen[id]:
+				return res, fail("process %d is in the groups twice", id)
+			}
+			seen[id] = true
+		}
+	}
+	switch {
+	case k.gridWhy != "":
+		return res, fail("arc's call cannot be checked against the module's process grid: %s", k.gridWhy)
+	case k.disagree != "":
+		return res, fail("arc's call cannot be checked against the module's process grid: %s", k.disagree)
+	case k.partitionsWhy != "":
+		return res, fail("arc's call cannot be checked against the module's process grid: %s", k.partitionsWhy)
+	case k.replicas == 0:
+		return res, fail("arc's call cannot be checked against the module's process grid: the module does not state num_replicas")
+	}
+	_, size := k.space(FlattenedIDs)
+	for _, g := range c.Groups {
+		for _, id := range g {
+			if id >= size {
+				return res, fail("groups name process %d, but the module's grid has %d processes (%s)", id, size, k.spaceWords(FlattenedIDs))
+			}
+		}
+	}
+	if n := int64(len(seen)); n < size {
+		return res, fail("groups hold %d of the module's %d processes (%s): a process in no group would wait for its call forever", n, size, k.spaceWords(FlattenedIDs))
+	}
+	res.Processes = make([][]Process, len(c.Groups))
+	res.Groups = make([][]int64, len(c.Groups))
+	for i, g := range c.Groups {
+		res.Processes[i] = make([]Process, len(g))
+		res.Groups[i] = make([]int64, len(g))
+		for j, id := range g {
+			p := Process{Replica: id / k.partitions, Partition: id % k.partitions}
+			res.Processes[i][j], res.Groups[i][j] = p, k.device(p)
+		}
+	}
+	return res, nil
 }
 
 // CheckAll checks every collective of cs (as Module.Collectives lists them)
@@ -461,7 +524,8 @@ func (k *Checker) needsInference() bool {
 
 // infer deduces num_replicas for a module that does not state it: a valid
 // program's groups cover every replica (in flattened_ids mode, every
-// process), so each all-reduce that names ids names all of them. When they
+// process), so each all-reduce that names ids names all of them, and so
+// does each of arc's calls (flattened ids). When they
 // agree, that is the module's count; when they do not, the count is unknown
 // (each op is valid on its own: MLIR does not check them against each
 // other), and no all-reduce of the module is lowerable.
@@ -472,15 +536,36 @@ func (k *Checker) infer(cs []*ir.Collective) {
 	}
 	var counts []seen
 	for _, c := range cs {
-		if c.Kind != "all_reduce" || lowered(c) {
+		if c.Kind != "all_reduce" {
 			continue
 		}
-		v := k.view(c)
-		if v.err != nil || v.unresolved || v.g.n == 0 {
+		var n int64
+		flattened := true
+		if lowered(c) {
+			// arc's call names every process once, as flattened ids
+			// (checkCall holds it to that).
+			ids := map[int64]bool{}
+			for _, g := range c.Groups {
+				for _, id := range g {
+					ids[id] = id >= 0
+				}
+			}
+			for _, ok := range ids {
+				if ok {
+					n++
+				}
+			}
+		} else {
+			v := k.view(c)
+			if v.err != nil || v.unresolved {
+				continue
+			}
+			n, flattened = v.g.n, v.mode == FlattenedIDs
+		}
+		if n == 0 {
 			continue
 		}
-		n := v.g.n
-		if v.mode == FlattenedIDs {
+		if flattened {
 			if n%k.partitions != 0 {
 				continue // an error of its own (checkSpace)
 			}
