@@ -99,12 +99,14 @@ const (
 	AttrEnv = "arc.env"
 )
 
-// attrs are every attribute Write may write.
-var attrs = []string{AttrLowering, AttrCodec, AttrAlgo, AttrLink, AttrCast, AttrReason, AttrEstUS, AttrNativeUS, AttrRing, AttrRingMaxHops}
+// attrs are every attribute Write may write, and the fuse pass's decision,
+// which a new decision makes stale (fuse writes it again where it decides).
+var attrs = []string{AttrLowering, AttrCodec, AttrAlgo, AttrLink, AttrCast, AttrReason, AttrEstUS, AttrNativeUS, AttrRing, AttrRingMaxHops, AttrFuse, AttrFuseReason}
 
 // Write records ds, one per operand of op, as arc.* attributes, in place of
-// those it carried; also are other attributes to set with them (what an op
-// split off another keeps of its shardings, KeptAttrs).
+// every decision it carried (a fusion's too); also are other attributes to
+// set with them (what an op split off another keeps of its shardings,
+// KeptAttrs).
 func Write(ed *ir.Editor, op *ir.Op, ds []Decision, also ...ir.Attr) error {
 	var names, values []string
 	add := func(name string, vals []string) {

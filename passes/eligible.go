@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/arcpass/arc/decision"
 )
 
 // Kernels describes what a target's own all-reduce kernels take, for
@@ -28,7 +30,9 @@ func Ineligible(row Row, opts Options, k *Kernels) string {
 	switch {
 	case row.Op != "all_reduce":
 		return "arc lowers all-reduces only"
-	case row.Collective != nil && row.Collective.Arc != nil:
+	case row.Collective != nil && row.Collective.Op != nil && decision.IsCall(row.Collective):
+		// A plain all-reduce that carries arc's marks is decided afresh:
+		// only arc's own calls are lowered already.
 		return "already lowered by arc"
 	case k != nil && row.Unlowerable != "":
 		return row.Unlowerable

@@ -2,8 +2,10 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/arcpass/arc/decision"
+	"github.com/arcpass/arc/ir"
 )
 
 // AnalysePass checks the input, so that a broken module is reported at its
@@ -29,9 +31,16 @@ var AnalysePass = Func("analyse", nil, func(s *State) error {
 	return nil
 })
 
-// SelectPass decides every all-reduce operand the module has not decided yet
-// and writes the decisions on the op (decision.Write), and the target on
-// the module. Collectives arc decided or lowered before keep what they say.
+// SelectPass decides every all-reduce operand and writes the decisions on
+// the op (decision.Write), and the target on the module. The decision is
+// this compile's, for its target and options: the arc.* decisions an
+// all-reduce carries (an earlier compile's, select's output replayed, or
+// written by hand) are never obeyed, so that what the output runs is what
+// this compile allows (a lossy codec only with its --quant). They are
+// replaced where they differ from it, and left as written where they hold
+// it already (holds).
+// arc's own calls (lowered before) are not all-reduces to decide: the
+// analyse pass checked them against the module, and they stay.
 var SelectPass = Func("select", []Need{{"analyse", "it decides on the rows analyse checked against StableHLO's rules"}}, func(s *State) error {
 	a, err := s.Analysed()
 	if err != nil {
@@ -51,7 +60,7 @@ var SelectPass = Func("select", []Need{{"analyse", "it decides on the rows analy
 	decided := 0
 	for _, rows := range byOp(a.Rows) {
 		c := rows[0].Collective
-		if c.Kind != "all_reduce" || c.Arc != nil {
+		if c.Kind != "all_reduce" || decision.IsCall(c) {
 			continue
 		}
 		ds := make([]Decision, len(rows))
@@ -60,10 +69,17 @@ var SelectPass = Func("select", []Need{{"analyse", "it decides on the rows analy
 				return err
 			}
 		}
+		decided++
+		keep, err := holds(m, c, ds)
+		if err != nil {
+			return err
+		}
+		if keep {
+			continue // the op says so already: its text stays as written
+		}
 		if err := decision.Write(ed, c.Op, ds); err != nil {
 			return err
 		}
-		decided++
 	}
 	if decided > 0 {
 		if err := decision.WriteTarget(ed, s.Target.Name()); err != nil {
@@ -75,6 +91,36 @@ var SelectPass = Func("select", []Need{{"analyse", "it decides on the rows analy
 	}
 	return a.Rebind(s.Module) // select adds attributes only: the rows still hold
 })
+
+// holds reports an all-reduce whose marks hold the decisions ds already:
+// for every operand the same lowering, codec, kernel, link, cast and ring,
+// and no fusion (which the fuse pass decides after select). Such an op is
+// left as written, its reason and estimates included: they describe the
+// compile that decided it so, as a decision this compile makes alike. So
+// arc's own output compiled again with the same target and options, or
+// handed on by a proxy that lowers nothing new, comes back byte for byte.
+func holds(m *ir.Module, c *ir.Collective, ds []Decision) (bool, error) {
+	if c.Arc == nil {
+		return false, nil
+	}
+	for _, name := range []string{decision.AttrFuse, decision.AttrFuseReason} {
+		if _, ok := m.Attr(c.Op, name); ok {
+			return false, nil
+		}
+	}
+	carried, err := decision.Read(m, c)
+	if err != nil || len(carried) != len(ds) {
+		return false, err
+	}
+	for k, d := range ds {
+		was := carried[k]
+		if was.Lowering != d.Lowering || was.Codec != d.Codec || was.Algo != d.Algo || was.Link != d.Link ||
+			was.CastBF16ToFP16 != d.CastBF16ToFP16 || was.RingMaxHops != d.RingMaxHops || !slices.EqualFunc(was.Ring, d.Ring, slices.Equal) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
 
 // byOp groups rows by the op they belong to, in source order.
 func byOp(rows []Row) [][]Row {

@@ -801,9 +801,6 @@ func quoteList(ts []string) string {
 // the op does.
 func (k *Checker) lowerability(res *Result, c *ir.Collective, red *reducer, operands, results []tensorType, untyped []string) {
 	why := func() string {
-		if c.Arc != nil {
-			return "already lowered by arc"
-		}
 		if why := k.wrapperWhy(c.Op.ParentOp()); why != "" {
 			return why
 		}

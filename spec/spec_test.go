@@ -618,8 +618,11 @@ func cases() []tcase {
 	raw("mhlo collective_permute", strings.Replace(collective("collective_permute", r4, pairs("[[0, 1], [0, 2]]"), "tensor<4xf32>", "tensor<4xf32>"), `"stablehlo.`, `"mhlo.`, 1),
 		want{kind: "collective_permute", err: "'mhlo.collective_permute' op duplicate sources not allowed."})
 
-	// What arc wrote itself.
-	add("marked by arc", prog{mod: r4, attrs: all4 + `, arc.lowering = "ring"`}, want{reason: "already lowered by arc"})
+	// arc's marks on an all-reduce say nothing of what it computes: the op is
+	// read as any other (select decides it afresh); the reducer decides.
+	add("marked by arc", prog{mod: r4, attrs: all4 + `, arc.lowering = "ring"`}, want{groups: "[[0 1 2 3]]"})
+	add("marked for arc's kernel, a max", prog{mod: r4, attrs: all4 + `, arc.lowering = "twoshot", arc.algo = "twoshot", arc.codec = "fp"`,
+		body: strings.Replace(sumBody, "add", "maximum", 1)}, want{reason: "reducer is max, arc's kernels sum"})
 	return cs
 }
 

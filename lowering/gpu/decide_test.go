@@ -60,7 +60,7 @@ func decide(t *testing.T, tg string, opts passes.Options, row passes.Row) passes
 // that a row one step inside each rule is lowered.
 func TestEligibility(t *testing.T) {
 	four := iota(0, 4)
-	lowered := &ir.Collective{Arc: &ir.ArcLowering{Lowering: "oneshot"}}
+	lowered := &ir.Collective{Kind: "all_reduce", Op: &ir.Op{Name: "stablehlo.custom_call"}, Arc: &ir.ArcLowering{Lowering: "oneshot"}} // arc's call
 	f32, f64 := ir.TensorType{Shape: []int64{1024}, Elem: "f32"}, ir.TensorType{Shape: []int64{1024}, Elem: "f64"}
 	promoted := &ir.Collective{OperandTypes: []ir.TensorType{f32}, ResultTypes: []ir.TensorType{f64}}
 	mirrored := &ir.Collective{OperandTypes: []ir.TensorType{f32}, ResultTypes: []ir.TensorType{f32}}

@@ -3,7 +3,7 @@
 // Multi-operand all-reduces on two groups of four: results named one by one
 // (go-xla's "%0, %1 = ...") and packed ("%2:3", used as "%2#k"), with operands
 // that arc lowers next to operands that stay native in the same op.
-module @multi_operand attributes {stablehlo.num_replicas = 8 : i64} {
+module @multi_operand attributes {stablehlo.num_replicas = 8 : i64, arc.target = "rocm:mi355x"} {
   func.func @main(%a: tensor<64x128xf16>, %b: tensor<1024x1024xf16>, %c: tensor<4096xbf16>, %d: tensor<3xbf16>, %e: tensor<256xf32>, %f: tensor<5xf32>, %g: tensor<2048x1024xf32>, %h: tensor<3xf32>) -> (tensor<64x128xf16>, tensor<1024x1024xf16>, tensor<4096xbf16>, tensor<3xbf16>, tensor<256xf32>, tensor<2048x1024xf32>, tensor<5xf32>, tensor<3xf32>) {
     // Both operands lowered: 16 KiB and 2 MiB.
     %0 = "stablehlo.custom_call"(%a) {api_version = 4 : i32, arc.est_us = 7.14 : f64, arc.lowering = "oneshot", arc.native_us = 21.69 : f64, arc.reason = "oneshot: est 7.1 us vs native 21.7 us (3.0x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", groups = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>, link = "peer", world = 4 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<64x128xf16>) -> tensor<64x128xf16>

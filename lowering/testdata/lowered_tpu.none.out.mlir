@@ -1,5 +1,5 @@
 // mesh2d.mlir as arc compile --target tpu:v6e-8 writes it: ring-ordered explicit groups, lowered again
-// for every target (other targets keep arc's rings as they are).
+// for every target (select decides each all-reduce afresh for the target: arc's marks are replaced).
 #loc1 = loc("x")
 // A dp=2 x tp=4 program as JAX prints it (Shardy meshes, mesh-axes replica
 // groups): all-reduces over tp, over dp, over both axes, over sub-axes of tp,
