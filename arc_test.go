@@ -59,19 +59,26 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func compile(t *testing.T, name string, src []byte, target string) ([]byte, *passes.Report) {
+// compile compiles one input for target. ok is false when the target
+// refuses the arc_allreduce calls the input holds, as TPU targets and
+// cuda:pcie-nop2p refuse lowering/testdata/lowered_cuda.mlir's (lowering's
+// TestGolden pins the messages); any other error fails the test.
+func compile(t *testing.T, name string, src []byte, target string) (out []byte, rep *passes.Report, ok bool) {
 	t.Helper()
 	out, rep, err := arc.Compile(name, src, arc.Options{Target: target})
+	if err != nil && strings.Contains(err.Error(), ": arc's call is not one "+target+" runs here: ") {
+		return nil, nil, false
+	}
 	if err != nil {
 		t.Fatalf("%s for %s: %v", name, target, err)
 	}
-	return out, rep
+	return out, rep, true
 }
 
 func TestTargetNoneIsTheIdentity(t *testing.T) {
 	ins := inputs(t)
 	for _, path := range sortedKeys(ins) {
-		out, _ := compile(t, path, ins[path], "none")
+		out, _, _ := compile(t, path, ins[path], "none")
 		if !bytes.Equal(out, ins[path]) {
 			t.Errorf("%s: --target none changed the module", path)
 		}
@@ -90,7 +97,10 @@ func TestInspectReadsTheDecisionsBack(t *testing.T) {
 			continue
 		}
 		for _, path := range sortedKeys(ins) {
-			out, rep := compile(t, path, ins[path], target)
+			out, rep, ok := compile(t, path, ins[path], target)
+			if !ok {
+				continue
+			}
 			m, err := ir.Parse(path, out)
 			if err != nil {
 				t.Fatal(err)
@@ -145,7 +155,10 @@ func TestTPUKeepsGroupMembers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, after := compile(t, path, ins[path], target)
+			_, after, ok := compile(t, path, ins[path], target)
+			if !ok {
+				continue
+			}
 			if len(before.Collectives) != len(after.Collectives) {
 				t.Fatalf("%s for %s: %d rows became %d", path, target, len(before.Collectives), len(after.Collectives))
 			}
@@ -181,7 +194,7 @@ func TestV6e8Rings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rep := compile(t, "sizes_w8.mlir", src, "tpu:v6e-8")
+	_, rep, _ := compile(t, "sizes_w8.mlir", src, "tpu:v6e-8")
 	for _, row := range rep.Collectives {
 		if got := fmt.Sprint(row.Ring); got != "[[0 2 4 6 7 5 3 1]]" || row.RingMaxHops != 1 || row.Lowering != "ring" {
 			t.Fatalf("row %d: %s ring %s, %d hops; want ring [[0 2 4 6 7 5 3 1]], 1 hop", row.Index, row.Lowering, got, row.RingMaxHops)
@@ -191,7 +204,7 @@ func TestV6e8Rings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, rep := compile(t, "mesh2d.mlir", src, "tpu:v6e-8")
+	out, rep, _ := compile(t, "mesh2d.mlir", src, "tpu:v6e-8")
 	tp := rep.Collectives[0] // the all-reduce over "tp"
 	if got := fmt.Sprint(tp.Ring); got != "[[0 1 3 2] [4 5 7 6]]" || tp.RingMaxHops != 1 {
 		t.Errorf("tp groups: ring %s, %d hops; want [[0 1 3 2] [4 5 7 6]], 1 hop", got, tp.RingMaxHops)

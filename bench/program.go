@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/decision"
+	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/passes"
 )
 
@@ -134,4 +136,46 @@ func rowKey(r passes.Row) string {
 		return "oneshot"
 	}
 	return r.Algo + ":" + r.Codec
+}
+
+// ProxySettings are the settings (arc_NAME compile options, which arc's
+// proxy reads per program) under which the proxy's arc keeps the calls of
+// a program arc lowered already: the proxy compiles every program again,
+// and a call is kept only where that compile allows what it sends beyond
+// the order of the additions, as the compile that wrote it did: its lossy
+// codec (arc_quant) and the bf16 cast (arc_cast_bf16_to_fp16). A program
+// with no such call needs none.
+func ProxySettings(text string) ([]XLAFlag, error) {
+	m, err := ir.ParseString("program", text)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := decision.Collectives(m)
+	if err != nil {
+		return nil, err
+	}
+	quant, cast := "", false
+	for _, c := range cs {
+		if !decision.IsCall(c) {
+			continue
+		}
+		call, err := decision.ParseCall(m, c.Op)
+		if err != nil {
+			return nil, err
+		}
+		if lossy := call.Codec != "none" && call.Codec != "fp"; lossy && quant != "" && call.Codec != quant {
+			return nil, fmt.Errorf("the program's calls send two lossy codecs, %s and %s: one compile allows one", quant, call.Codec)
+		} else if lossy {
+			quant = call.Codec
+		}
+		cast = cast || call.CastBF16ToFP16
+	}
+	var out []XLAFlag
+	if quant != "" {
+		out = append(out, XLAFlag{Name: "arc_quant", Value: quant})
+	}
+	if cast {
+		out = append(out, XLAFlag{Name: "arc_cast_bf16_to_fp16", Value: "true"})
+	}
+	return out, nil
 }

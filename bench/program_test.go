@@ -3,6 +3,7 @@ package bench
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,12 +75,35 @@ func TestLowerChain(t *testing.T) {
 			t.Errorf("%s: %d arc calls, chose %q; want 3 calls of %s", l, calls, chose, l.Key())
 		}
 		// The proxy the XLA machine registers must hand every lowered
-		// program to XLA unchanged: it only registers arc's kernels.
-		again, _, err := arc.Compile("p", []byte(text), arc.Options{Target: "cuda:nvlink", MinBytes: math.MaxInt64})
-		if err != nil || string(again) != text {
+		// program to XLA unchanged: it only registers arc's kernels. It
+		// compiles it again, with the settings xlarun gives a lowered
+		// program (ProxySettings): the calls stay, and the all-reduces left
+		// native hold that decision, so they stay as written.
+		settings, err := ProxySettings(text)
+		if err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		if again, err := proxyCompile(t, text, settings); err != nil || string(again) != text {
 			t.Errorf("%s: the pass-through proxy changed the program (err %v)", l, err)
 		}
 	}
+}
+
+// proxyCompile compiles a lowered program as xlarun's proxy does: for the
+// chain's target, lowering nothing new (MinBytes beyond any size), with
+// the program's settings (arc_NAME=VALUE, as the proxy reads them).
+func proxyCompile(t *testing.T, text string, settings []XLAFlag) ([]byte, error) {
+	t.Helper()
+	opt := arc.Options{Target: "cuda:nvlink", MinBytes: math.MaxInt64}
+	var lines []string
+	for _, s := range settings {
+		lines = append(lines, strings.ReplaceAll(strings.TrimPrefix(s.Name, "arc_"), "_", "-")+"="+s.Value)
+	}
+	if err := opt.SetLines(strings.Join(lines, "\n"), func(name string) string { return name }); err != nil {
+		t.Fatalf("settings %v: %v", settings, err)
+	}
+	out, _, err := arc.Compile("<program>", []byte(text), opt)
+	return out, err
 }
 
 func TestLowerChainErrors(t *testing.T) {
@@ -103,5 +127,37 @@ func TestLowerChainWorld1(t *testing.T) {
 		if err != nil || chose != "native" || len(text) == 0 {
 			t.Errorf("%s at world 1: chose %q, %v", l, chose, err)
 		}
+	}
+}
+
+// TestProxySettings: a lowered chain's calls need the proxy's compile to
+// allow what they send beyond the order of the additions, as the compile
+// that wrote them did: the lossy codec (arc_quant), and nothing for exact
+// ones; without it the proxy's arc refuses them.
+func TestProxySettings(t *testing.T) {
+	for _, l := range Lowerings {
+		text, chose, err := LowerChain(LowerOptions{Target: "cuda:nvlink"}, l, "f16", 1<<20, 2, 3)
+		if err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		settings, err := ProxySettings(text)
+		if err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		_, codec, _ := strings.Cut(chose, ":")
+		var want []XLAFlag
+		if codec != "" && codec != "fp" {
+			want = []XLAFlag{{Name: "arc_quant", Value: codec}}
+		}
+		if !slices.Equal(settings, want) {
+			t.Errorf("%s: settings %v, want %v", l, settings, want)
+		}
+		if _, err := proxyCompile(t, text, nil); want != nil && err == nil {
+			t.Errorf("%s: the proxy's compile without the settings keeps a lossy call", l)
+		}
+	}
+	cast, err := ProxySettings(`%0 = "stablehlo.custom_call"(%x) {backend_config = {algo = "twoshot", cast = 1 : i64, codec = "fp", groups = array<i64: 0, 1>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce"} : (tensor<64xbf16>) -> tensor<64xbf16>`)
+	if err != nil || !slices.Equal(cast, []XLAFlag{{Name: "arc_cast_bf16_to_fp16", Value: "true"}}) {
+		t.Errorf("a cast call: %v, %v", cast, err)
 	}
 }

@@ -88,6 +88,22 @@ func (o Options) ForceOf(row int) Forced {
 	return Forced{Row: row}
 }
 
+// Allows reports a codec this compile allows arc's kernels to send: none
+// and fp always (they change nothing beyond the order of the additions,
+// but for the cast, which has a flag of its own), a lossy one only when
+// --quant names it or a --force entry asks for it (lowprec is fp8).
+func (o Options) Allows(codec string) bool {
+	if codec == "none" || codec == "fp" || codec == o.Quant {
+		return true
+	}
+	for _, f := range o.Force {
+		if f.Codec == codec || f.Lowering == "lowprec" && f.Codec == "" && codec == "fp8" {
+			return true
+		}
+	}
+	return false
+}
+
 // OptionError is an option that does not fit the module: a --force row it
 // lacks, or a lowering the row cannot take. The usage is wrong, not the
 // input, and the message names the option, not the pass that found it.

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 )
 
@@ -45,6 +46,9 @@ type State struct {
 	// Analysis is the analyse pass's, of Analysis.Module: the module until
 	// a pass other than select rewrites it.
 	Analysis *Analysis
+	// selected: this compile's select decided the module's all-reduces
+	// (see Decided).
+	selected bool
 }
 
 // Analysed returns the analysis of the state's module: the analyse pass's,
@@ -59,6 +63,59 @@ func (s *State) Analysed() (*Analysis, error) {
 		s.Analysis = a
 	}
 	return s.Analysis, nil
+}
+
+// Decided returns the analysis whose decisions a lowering pass carries out.
+// They are this compile's select's, or, in a pipeline without select
+// (--passes, a per-pass golden), the ones the module carries: each of
+// those is checked first, as select checks its own (Admitter), and one the
+// target would not make for its op under this compile's options is an
+// error at the op. arc's calls, which the lowering keeps, are checked in
+// either case (as the analyse pass checks them, where it ran): one the
+// target does not run is an error at the call. A module is never lowered
+// other than a compile of it could have decided.
+func (s *State) Decided() (*Analysis, error) {
+	a, err := s.Analysed()
+	if err != nil {
+		return nil, err
+	}
+	return a, admit(s, a, !s.selected)
+}
+
+// admit checks arc's calls among the analysis's rows against the target
+// and this compile's options (Admitter), and with carried also the
+// decisions that plain all-reduces carry. The identity target, which
+// lowers nothing, keeps every call as it is.
+func admit(s *State, a *Analysis, carried bool) error {
+	if s.Target.Lower() == nil {
+		return nil
+	}
+	adm, _ := s.Target.(Admitter)
+	for _, row := range a.Rows {
+		c := row.Collective
+		call := decision.IsCall(c)
+		if c.Kind != "all_reduce" || !call && (!carried || c.Arc == nil) {
+			continue
+		}
+		why := s.Target.Name() + " runs none of arc's kernels"
+		if call {
+			// The call's own facts: its groups are devices it names, its
+			// sum and types those its checks held it to.
+			row.Collective, row.Unlowerable = nil, ""
+		}
+		if adm != nil {
+			why = adm.Admit(row, row.Decision, s.Options)
+		}
+		switch {
+		case why == "":
+		case call:
+			return a.Module.Errorf(int(c.Op.Start), "%s: arc's call is not one %s runs here: %s", c.Op.Name, s.Target.Name(), why)
+		default:
+			return a.Module.Errorf(int(c.Op.Start), "%s: %s = %q on operand %d is not a lowering %s makes here: %s (arc compile without --passes decides afresh)",
+				c.Op.Name, decision.AttrLowering, row.Lowering, row.Operand, s.Target.Name(), why)
+		}
+	}
+	return nil
 }
 
 // Apply makes ed's edits the state's module; a pass with nothing to change

@@ -11,8 +11,15 @@ import (
 // AnalysePass checks the input, so that a broken module is reported at its
 // own lines, not at those of a lowered one: its structure (as Verify does)
 // and every all-reduce against StableHLO's specification (package spec),
-// which rejects what MLIR's verifier would. What it learns is the state's
-// Analysis, which the passes after it read.
+// which rejects what MLIR's verifier would. arc's calls among them (which
+// arc keeps as they are) are checked as arc's own: the handler's keys and
+// types (decision.ParseCall), their groups against the module's grid
+// (spec), their devices against this compile's device assignment, and
+// their kernel against the target and this compile's options (Admitter):
+// a call the runtime would refuse, or run other than the module says, or
+// that sends a lossy codec this compile does not allow, is an error at
+// the call. What it learns is the state's Analysis, which the passes after
+// it read.
 var AnalysePass = Func("analyse", nil, func(s *State) error {
 	if err := verifyStructure(s.Module); err != nil {
 		return err
@@ -25,6 +32,9 @@ var AnalysePass = Func("analyse", nil, func(s *State) error {
 		return err
 	}
 	if err := checkCallDevices(s.Module, a.collectives, a.checked, s.Options.DeviceAssignment); err != nil {
+		return err
+	}
+	if err := admit(s, a, false); err != nil {
 		return err
 	}
 	s.Analysis = a
@@ -46,6 +56,7 @@ var SelectPass = Func("select", []Need{{"analyse", "it decides on the rows analy
 	if err != nil {
 		return err
 	}
+	s.selected = true
 	for i := range s.Options.Force {
 		if i != ForceAll && i >= len(a.Rows) {
 			return &OptionError{fmt.Sprintf("--force %d: the module has %d collective operand(s) (arc inspect lists them)", i, len(a.Rows))}

@@ -16,6 +16,19 @@ type Target interface {
 	Lower() Pass
 }
 
+// Admitter is a target that checks a decision it did not make in this
+// compile as select checks its own before it chooses: an arc_allreduce
+// call the module holds (the analyse pass), or the decisions a module
+// carries into a pipeline without select (--passes; State.Decided). Admit
+// says why the target would not run d for row under opts, or "" when it
+// would: the op's eligibility, a kernel, world, link and cast the target
+// has, and a codec this compile allows (Options.Allows). The cost model,
+// --min-bytes and --max-bytes are select's policy and do not apply.
+type Admitter interface {
+	Target
+	Admit(row Row, d Decision, opts Options) string
+}
+
 // Profiled is a target with a built-in cost model, which `arc tune`
 // measurements replace (--profile).
 type Profiled interface {

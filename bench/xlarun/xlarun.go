@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/gomlx/go-xla/pkg/pjrt"
@@ -101,12 +102,19 @@ func NewXLA(opt XLAOptions) (*XLA, error) {
 }
 
 // CompileSPMD compiles a StableHLO program over the first world devices,
-// one replica each, with XLA flags for this program alone (flags.go).
+// one replica each, with XLA flags for this program alone (flags.go). A
+// program arc lowered already goes with the settings under which the
+// proxy's arc keeps its calls (bench.ProxySettings).
 func CompileSPMD(client *pjrt.Client, text string, world int, flags []bench.XLAFlag) (*pjrt.LoadedExecutable, error) {
 	assignment := make([]int, world)
 	for i := range assignment {
 		assignment[i] = i
 	}
+	keep, err := bench.ProxySettings(text)
+	if err != nil {
+		return nil, err
+	}
+	flags = append(slices.Clip(flags), keep...)
 	cc := client.Compile().WithStableHLO([]byte(text)).WithSPMD(world).WithDeviceAssignment(assignment)
 	if err := withXLAFlags(cc, flags); err != nil {
 		return nil, err

@@ -140,6 +140,11 @@ func contractCases(valid []byte) []contract {
 		{name: "a boolean word after a boolean flag", input: valid, args: []string{"compile", "--target", "rocm:mi300x", "--cast-bf16-to-fp16", "false", "-o", "OUT", "IN"}, code: exitUsage, first: `^arc compile: --cast-bf16-to-fp16 false: a boolean flag`},
 		{name: "--strict, lowered for another target", input: nil, args: []string{"compile", "--target", "rocm:mi300x", "--strict", "-o", "OUT", "--report", "REP", "DIR/lowered.mlir"},
 			files: map[string][]byte{"lowered.mlir": lowered(valid)}, code: exitInput, first: `^arc: DIR/lowered\.mlir:1:1: --strict: the module was lowered for cuda:nvlink`},
+		// arc's marks on an input: decided afresh on an all-reduce, checked on a call
+		{name: "marks on a max reducer", succeeds: true, input: mod(marks("maximum", `arc.lowering = "twoshot", arc.codec = "int4", arc.algo = "twoshot", arc.link = "peer", arc.cast = false`))},
+		{name: "a call whose world is a string", input: mod(handCall(`"2"`, "0, 1")), first: `^arc: IN:3:5: stablehlo\.custom_call: backend_config: world = "2" is a string`},
+		{name: "a call outside the replicas", input: mod(handCall("2 : i64", "0, 1, 2, 3")), first: `^arc: IN:3:5: stablehlo\.custom_call: groups name process 2, but the module's grid has 2 processes`},
+		{name: "a call with a process twice", input: mod(handCall("2 : i64", "1, 1")), first: `^arc: IN:3:5: stablehlo\.custom_call: process 1 is in the groups twice`},
 		{name: "--strict, nothing lowered", input: valid, args: []string{"compile", "--target", "tpu:v6e-1", "--strict", "-o", "OUT", "--report", "REP", "IN"}, code: exitInput,
 			first: `^arc: IN:\d+:\d+: --strict: nothing lowered for tpu:v6e-1: `},
 	}
@@ -170,6 +175,25 @@ func contractCases(valid []byte) []contract {
 		}
 	}
 	return cases
+}
+
+// marks is a function of one all-reduce of 4096 f32 over both replicas
+// whose reducer is red, carrying attrs (arc's marks).
+func marks(red, attrs string) string {
+	return "  func.func @f(%x: tensor<4096xf32>) -> tensor<4096xf32> {\n" +
+		"    %0 = \"stablehlo.all_reduce\"(%x) ({\n    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n" +
+		"      %1 = \"stablehlo." + red + "\"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n      \"stablehlo.return\"(%1) : (tensor<f32>) -> ()\n" +
+		"    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, " + attrs + "} : (tensor<4096xf32>) -> tensor<4096xf32>\n" +
+		"    return %0 : tensor<4096xf32>\n  }\n"
+}
+
+// handCall is a function of one hand-written arc_allreduce call of world
+// over the processes ids (flattened ids and devices alike).
+func handCall(world, ids string) string {
+	return "  func.func @f(%x: tensor<4096xf32>) -> tensor<4096xf32> {\n" +
+		"    %0 = \"stablehlo.custom_call\"(%x) {api_version = 4 : i32, backend_config = {algo = \"oneshot\", cast = 0 : i64, codec = \"none\", devices = array<i64: " + ids +
+		">, groups = array<i64: " + ids + ">, link = \"peer\", world = " + world + "}, call_target_name = \"arc_allreduce\", has_side_effect = true} : (tensor<4096xf32>) -> tensor<4096xf32>\n" +
+		"    return %0 : tensor<4096xf32>\n  }\n"
 }
 
 // lowered is valid lowered for cuda:nvlink, in-process.

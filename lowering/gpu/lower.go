@@ -24,7 +24,7 @@ import (
 // of arc's kernels. The decisions come from the module, the groups and
 // devices from the analysis.
 func Lower(s *passes.State) error {
-	a, err := s.Analysed()
+	a, err := s.Decided()
 	if err != nil {
 		return err
 	}

@@ -111,6 +111,30 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 	return passes.Decision{Lowering: "ring", Codec: "none", Reason: reason, Ring: rings, RingMaxHops: worst}, nil
 }
 
+// Admit says why the slice would not run decision d for row under opts, or
+// "" when it would (passes.Admitter): a TPU runs none of arc's kernels, and
+// a ring must be one select could make of the op (its groups' membership
+// is held to the op's by the analysis: a recorded ring that holds other
+// processes is an error there).
+func (t *Target) Admit(row passes.Row, d passes.Decision, opts passes.Options) string {
+	switch {
+	case d.RunsKernel():
+		return "TPU targets run none of arc's kernels"
+	case d.Lowering == "native":
+		return ""
+	case d.Lowering != "ring":
+		return fmt.Sprintf("%s is not a TPU lowering (ring or native)", d.Lowering)
+	}
+	opts.MinBytes, opts.MaxBytes = 0, 0
+	if why := passes.Ineligible(row, opts, nil); why != "" {
+		return why
+	}
+	if !commutative[row.Reduction] {
+		return "the reducer is not one arc knows to be commutative, so the ring's order could change the result"
+	}
+	return ""
+}
+
 // commutative are the reductions whose result no order of the group's
 // members changes (up to floating-point rounding, which XLA's own ring
 // order leaves free too).
@@ -119,6 +143,9 @@ var commutative = map[string]bool{"sum": true, "max": true, "min": true, "produc
 // lower writes each ring select chose as the op's explicit groups, and the
 // libtpu flag into the module's environment (decision.AttrEnv).
 func lower(s *passes.State) error {
+	if _, err := s.Decided(); err != nil { // the decisions a module without select's carries are checked
+		return err
+	}
 	m := s.Module
 	cs, err := m.Collectives()
 	if err != nil {

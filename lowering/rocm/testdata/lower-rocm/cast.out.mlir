@@ -1,4 +1,4 @@
-// arc: --target rocm:mi300x
+// arc: --target rocm:mi300x --cast-bf16-to-fp16
 // A bf16 sum decided for QuickReduce's fp codec with arc.cast becomes a
 // call that sends it as f16 (cast = 1).
 // (decided by select with these flags)
