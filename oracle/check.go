@@ -532,6 +532,11 @@ func compareCall(g Grid, opt Options, a, b *slot) string {
 	if a.call == nil && (a.red.op != "sum" || a.red.elem.name != a.in.elem.name || a.in.elem.name != c.io.name) {
 		return fmt.Sprintf("%s sums %s, but the original computes %s over %s", c, c.io.name, a.red.describe(), a.in.elem.name)
 	}
+	// A lossy codec only where the options allow it, in a call arc wrote
+	// or one it kept: the input's marks are no one's permission.
+	if codec := c.spec.Codec; codec != "" && codec != "none" && codec != "fp" && codec != opt.Quant {
+		return fmt.Sprintf("%s quantizes with %s, which the options do not allow (--quant %q)", c, codec, opt.Quant)
+	}
 	if a.call != nil && a.call.spec == c.spec && sameOrder(a, b) { // a call kept as it was
 		for p := range a.out.procs {
 			if i := firstDiff(a.out.elem, a.out.procs[p], b.out.procs[p]); i >= 0 {
@@ -539,9 +544,6 @@ func compareCall(g Grid, opt Options, a, b *slot) string {
 			}
 		}
 		return ""
-	}
-	if codec := c.spec.Codec; codec != "" && codec != "none" && codec != "fp" && codec != opt.Quant {
-		return fmt.Sprintf("%s quantizes with %s, which the options do not allow (--quant %q)", c, codec, opt.Quant)
 	}
 	e := c.io
 	for p := range b.out.procs {

@@ -167,6 +167,10 @@ func TestDetectsQuantization(t *testing.T) {
 	mustDetect(t, orig, low, `quantizes with int4, which the options do not allow (--quant "")`, oracle.Options{})
 	fp := compile(t, orig, arc.Options{Target: "cuda:nvlink", Force: []string{"0=twoshot:fp"}})
 	mustAgree(t, orig, fp, oracle.Options{})
+	// A call the input holds, kept as it is: its codec too needs the
+	// options' permission.
+	mustAgree(t, low, low, oracle.Options{Quant: "int4"})
+	mustDetect(t, low, low, `quantizes with int4, which the options do not allow (--quant "")`, oracle.Options{})
 }
 
 // TestDetectsReorderedNonCommutative: TPU rings reorder groups, which
