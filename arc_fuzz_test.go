@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arcpass/arc/internal/normgen"
 	"github.com/arcpass/arc/decision"
+	"github.com/arcpass/arc/internal/normgen"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/oracle"
 	"github.com/arcpass/arc/passes"
