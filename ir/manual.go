@@ -5,10 +5,13 @@ import "strings"
 // Manual tells which ops of a partitioned program run per device, on the
 // device's own values, as the SPMD partitioner sees them: ops inside a
 // Shardy manual computation that makes some axes manual
-// (sdy.manual_computation with manual_axes, shard_map's body), ops whose own
-// mhlo.sharding is {manual}, and the ops of functions that only such ops
-// call (a body outlined into a function). Everything else the partitioner
-// partitions: an op there is one logical op over the whole mesh.
+// (sdy.manual_computation with manual_axes, shard_map's body), and the ops
+// of functions that only such ops call (a body outlined into a function).
+// Everything else the partitioner partitions: an op there is one logical
+// op over the whole mesh. An op's own mhlo.sharding of {manual} (GSPMD's
+// spelling) does not count: under Shardy, JAX's partitioner, a custom call
+// so marked still has no sharding (seen on the GPU machine: "Side-effect
+// HLO must have sharding").
 type Manual struct {
 	m     *Module
 	funcs map[*Op]bool // functions every call of which is manual
@@ -67,12 +70,9 @@ func (mc *Manual) Of(op *Op) bool {
 	return f != nil && mc.funcs[f]
 }
 
-// local is Of without the functions that call: op's own sharding, or a
-// manual computation around it.
+// local is Of without the functions that call: a manual computation
+// around op.
 func (mc *Manual) local(op *Op) bool {
-	if v, ok := AttrValue(mc.m.OpAttrs(op), "mhlo.sharding"); ok && strings.TrimSpace(Unquote(v)) == "{manual}" {
-		return true
-	}
 	for p := parentOp(op); p != nil; p = parentOp(p) {
 		if p.Name == "sdy.manual_computation" {
 			axes, _ := AttrValue(mc.m.OpAttrs(p), "manual_axes")

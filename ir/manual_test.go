@@ -36,7 +36,7 @@ func TestManual(t *testing.T) {
 		t.Fatal(err)
 	}
 	mc := m.Manual()
-	want := map[string]bool{"%1": true, "%2": true, "%4": false, "%5": true, "%6": false, "%8": true, "%10": false}
+	want := map[string]bool{"%1": true, "%2": true, "%4": false, "%5": false, "%6": false, "%8": true, "%10": false}
 	m.Walk(func(op *Op) bool {
 		var name string
 		m.Values(op, func(v ValueRef) {
