@@ -75,7 +75,7 @@ runtime-devbin: plugin
 
 # device-bin-differential (here): what proxy/devtest/differential.sh needs on
 # the GPU machine: the plugin, arc, the converter, and an arc whose fused
-# calls carry an epsilon one ulp off (-tags arc_planted_eps), which the check
+# calls carry the epsilon doubled (-tags arc_planted_eps), which the check
 # must catch (docs/ACCURACY.md, "The differential check").
 .PHONY: device-bin-differential
 device-bin-differential: plugin

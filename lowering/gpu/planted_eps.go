@@ -2,9 +2,7 @@
 
 package gpu
 
-import "math"
-
 // A wrong lowering on purpose: never in a release build.
 func init() {
-	plantedEps = func(eps float32) float32 { return math.Nextafter32(eps, float32(math.Inf(1))) }
+	plantedEps = func(eps float32) float32 { return 2 * eps }
 }

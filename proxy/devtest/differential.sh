@@ -14,7 +14,7 @@
 #   BASE_PY  the machine's JAX (default /opt/torch/.venv/bin/python3)
 #   PLANTED  also run a deliberately wrong arc on a subset, which must be
 #            caught: "eps" (.devbin/arc-planted-eps: the fused call's epsilon
-#            one ulp up) or "lib=PATH" (another libarc_gpu.so, e.g. the kernel
+#            doubled) or "lib=PATH" (another libarc_gpu.so, e.g. the kernel
 #            before a fix); its table goes to $OUT/planted-*.md
 #   PLANTED_ARGS  differential.py's arguments for the planted run
 set -uo pipefail
@@ -48,7 +48,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 env -u JAX_PLATFORMS "$V/bin/python" -c 'import jax; print("jax", jax.__version__)' 2>&1 | tail -n 1
 
 status=0
-"$V/bin/python" proxy/devtest/differential.py --out "$OUT" --work "$WORK/run" "$@" || status=1
+MPS=${started_mps:+--mps}
+"$V/bin/python" proxy/devtest/differential.py --out "$OUT" --work "$WORK/run" $MPS "$@" || status=1
 case "${PLANTED:-}" in
 eps)
   ARC_BIN=$ROOT/.devbin/arc-planted-eps "$V/bin/python" proxy/devtest/differential.py --out "$WORK/planted" \
