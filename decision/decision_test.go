@@ -1,6 +1,7 @@
 package decision_test
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -81,5 +82,59 @@ func TestDecisionsRoundTrip(t *testing.T) {
 	back, text = roundTrip(t, []decision.Decision{ring, ring})
 	if !reflect.DeepEqual(back[1], ring) || !strings.Contains(text, "arc.ring = dense<[[1, 0]]> : tensor<1x2xi64>") {
 		t.Errorf("ring read back %+v from %s", back[1], text)
+	}
+}
+
+// TestEnvReadsBackMLIRStrings: the environment a lowering records reads back
+// as written, bytes MLIR prints as \XX (a non-ASCII LIBTPU_INIT_ARGS) too.
+func TestEnvReadsBackMLIRStrings(t *testing.T) {
+	m, err := ir.ParseString("m.mlir", twoOperands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"LIBTPU_INIT_ARGS": "--xla_a=1 --dir=/tmp/café \"q\" \\ \t", "B": "\x00\xff"}
+	ed := m.Edit()
+	if err := decision.WriteEnv(ed, want); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ed.Apply()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decision.Env(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("env read back %q, want %q, from\n%s", got, want, out.Src)
+	}
+	if !strings.Contains(out.Src, `caf\C3\A9 \22q\22 \\ \09`) {
+		t.Errorf("env not written as MLIR prints strings:\n%s", out.Src)
+	}
+}
+
+// TestEscapedCallTargetName: a custom call's name is read with MLIR's
+// escapes. "\141rc_allreduce" is the bytes 0x14 '1' "rc_allreduce" to MLIR
+// (Go would read "arc_allreduce"): not one of arc's calls, so its
+// backend_config is not arc's to check; "arc\5Fallreduce" is arc's call.
+func TestEscapedCallTargetName(t *testing.T) {
+	const call = `"stablehlo.custom_call"(%%x) {call_target_name = %s, backend_config = "opaque"} : (tensor<4xf32>) -> tensor<4xf32>`
+	src := func(name string) string {
+		return "module {\n  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n    %0 = " +
+			fmt.Sprintf(call, name) + "\n    return %0 : tensor<4xf32>\n  }\n}\n"
+	}
+	m, err := ir.ParseModule("m.mlir", []byte(src(`"\141rc_allreduce"`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := decision.Collectives(m); err != nil || len(cs) != 0 {
+		t.Errorf(`"\141rc_allreduce" read as arc's call: %d collectives, %v`, len(cs), err)
+	}
+	m, err = ir.ParseModule("m.mlir", []byte(src(`"arc\5Fallreduce"`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := decision.Collectives(m); err == nil || !strings.Contains(err.Error(), "m.mlir:3:5") {
+		t.Errorf(`"arc\5Fallreduce" with an opaque backend_config: %v, want arc's call refused at 3:5`, err)
 	}
 }

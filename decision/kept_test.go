@@ -37,7 +37,7 @@ func TestKeptAttrs(t *testing.T) {
 		{`, mhlo.sharding = "{{replicated}, {maximal device=1}, {devices=[2]<=[2]}}"` + frontend, []int{1},
 			`mhlo.sharding = "{maximal device=1}"; mhlo.frontend_attributes = {_xla_stream_annotation = "2"}`},
 		{`, mhlo.sharding = "{{replicated},{maximal device=1},{devices=[2]0,1 metadata={op_name=\"a,{b}\"}}}"`, []int{0, 2},
-			`mhlo.sharding = "{{replicated}, {devices=[2]0,1 metadata={op_name=\"a,{b}\"}}}"`},
+			`mhlo.sharding = "{{replicated}, {devices=[2]0,1 metadata={op_name=\22a,{b}\22}}}"`},
 		{`, mhlo.sharding = "{manual}"`, []int{2}, `mhlo.sharding = "{manual}"`},
 		{`, mhlo.sharding = ""`, []int{0}, `mhlo.sharding = ""`},
 		{`, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>, <@mesh, [{}]>, <@mesh, [{"x", "y"}]>]>`, []int{2},

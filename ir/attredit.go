@@ -32,7 +32,7 @@ func (e *Editor) ReplaceAttrs(op *Op, drop, names, values []string) error {
 		if eq := indexTop(entry, '='); eq >= 0 {
 			name = strings.TrimSpace(entry[:eq])
 		}
-		name = strings.Trim(name, `"`)
+		name = attrName(name)
 		if slices.Contains(drop, name) && !slices.Contains(names, name) {
 			dropped = true
 			continue
@@ -50,7 +50,7 @@ func (e *Editor) ReplaceAttrs(op *Op, drop, names, values []string) error {
 		if eq := indexTop(entry, '='); eq >= 0 {
 			name = strings.TrimSpace(entry[:eq])
 		}
-		present[strings.Trim(name, `"`)] = i
+		present[attrName(name)] = i
 	}
 	var props []string
 	for i, n := range names {

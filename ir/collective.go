@@ -328,13 +328,6 @@ func leadingSymbol(h string) (name, rest string, ok bool) {
 	return h[1:end], h[end:], true
 }
 
-func unquote(s string) string {
-	if u, err := strconv.Unquote(s); err == nil {
-		return u
-	}
-	return s
-}
-
 // stripType drops a trailing ": type" from an attribute value ("2 : i64").
 func stripType(s string) string {
 	if colon := indexTop(s, ':'); colon > 0 && !strings.HasPrefix(s, "array<") {

@@ -206,6 +206,9 @@ func checkChars(name string, src []byte) error {
 			}
 		case c == '"':
 			inString = !inString
+		case inString && (c == '\v' || c == '\f'):
+			p := PositionOf(src, i)
+			return &Error{File: name, Line: p.Line, Col: p.Col, Msg: "expected '\"' in string literal"}
 		case c == '\n':
 			inString = false // a string ends at its line; the parser reports it
 		case !inString && c == '/' && i+1 < len(src) && src[i+1] == '/':

@@ -68,6 +68,8 @@ func TestParseModuleRefuses(t *testing.T) {
 		{"words after a module's location", "module {\n} loc(#l) // c\n  hello world\n", `3:3: not an MLIR module: "hello world" after the module's body`},
 		{"truncated", "module {\n  func.func @f() {\n", "2:18: region is not closed"},
 		{"unclosed string", "module attributes {a = \"x} {\n}\n", "1:24: string is not closed"},
+		{"a vertical tab in a string", "module attributes {a = \"x\vy\"} {\n}\n", "1:26: expected '\"' in string literal"},
+		{"a form feed in a string", "module attributes {a = \"x\fy\"} {\n}\n", "1:26: expected '\"' in string literal"},
 		{"a stray word in a module's body", "module{s{a = 1}} {\n}\n", "1:8: custom op 's' is unknown (a module's body holds dialect ops such as func.func)"},
 		{"a stray result", "module {\n  %0 = cast %x\n}\n", "2:8: custom op 'cast' is unknown (a module's body holds dialect ops such as func.func)"},
 		{"words in a module's header", "module @m a b attributes {} {\n}\n", "1:11: expected '{' to begin the module's body"},

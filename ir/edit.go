@@ -243,17 +243,18 @@ func (e *Editor) Apply() (*Module, error) {
 	return m, nil
 }
 
-// Quote prints s as an MLIR string literal.
+// Quote prints s as an MLIR string literal, as MLIR prints one
+// (llvm::printEscapedString): printable ASCII but '"' and '\\' as is, '\\'
+// as \\, every other byte as \XX.
 func Quote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c >= 0x7f:
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '"' || c < 0x20 || c >= 0x7f:
 			fmt.Fprintf(&b, "\\%02X", c)
 		default:
 			b.WriteByte(c)

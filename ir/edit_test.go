@@ -224,7 +224,7 @@ func TestFreshName(t *testing.T) {
 func TestQuote(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain":     `"plain"`,
-		`a "b" \ c`: `"a \"b\" \\ c"`,
+		`a "b" \ c`: `"a \22b\22 \\ c"`,
 		"tab\tnl\n": `"tab\09nl\0A"`,
 		"\x7f\xff":  `"\7F\FF"`,
 		"":          `""`,

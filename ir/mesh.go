@@ -46,7 +46,7 @@ func (ms *Mesh) device(linear int64) int64 {
 func (ms *Mesh) String() string {
 	parts := make([]string, len(ms.Axes))
 	for i, a := range ms.Axes {
-		parts[i] = fmt.Sprintf("%q=%d", a.Name, a.Size)
+		parts[i] = Quote(a.Name) + "=" + strconv.FormatInt(a.Size, 10)
 	}
 	s := "[" + strings.Join(parts, ", ") + "]"
 	if ms.DeviceIDs != nil {
@@ -175,9 +175,9 @@ func parseMeshValue(v string, b *budget) (*Mesh, error) {
 					f := parseDict(a[1 : len(a)-1])
 					n, _ := AttrValue(f, "name")
 					sz, _ := AttrValue(f, "size")
-					name, nerr := strconv.Unquote(n)
+					name, named := stringLit(n)
 					size, err := strconv.ParseInt(stripType(sz), 10, 64)
-					if nerr != nil || err != nil || size <= 0 {
+					if !named || err != nil || size <= 0 {
 						return nil, fmt.Errorf("bad mesh axis %q", a)
 					}
 					ms.Axes = append(ms.Axes, MeshAxis{name, size})
@@ -211,8 +211,8 @@ func parseSdyMesh(s string, b *budget) (*Mesh, error) {
 		if eq < 0 {
 			return nil, fmt.Errorf("axis %q: expected \"name\"=size", ax)
 		}
-		name, err := strconv.Unquote(strings.TrimSpace(ax[:eq]))
-		if err != nil {
+		name, ok := stringLit(strings.TrimSpace(ax[:eq]))
+		if !ok {
 			return nil, fmt.Errorf("axis %q: bad name", ax)
 		}
 		size, err := strconv.ParseInt(strings.TrimSpace(ax[eq+1:]), 10, 64)
@@ -433,8 +433,8 @@ func parseInlineMesh(s string, b *budget) (*Mesh, error) {
 				}
 				fields := angleFields(a, "#stablehlo.mesh_axis<")
 				size, err := strconv.ParseInt(fields["size"], 10, 64)
-				name, nerr := strconv.Unquote(fields["name"])
-				if err != nil || nerr != nil || size <= 0 {
+				name, named := stringLit(fields["name"])
+				if err != nil || !named || size <= 0 {
 					return nil, fmt.Errorf("bad mesh axis %q", a)
 				}
 				ms.Axes = append(ms.Axes, MeshAxis{name, size})
@@ -472,8 +472,8 @@ func parseAxisRef(s string) (axisRef, error) {
 	var name, sub string
 	if strings.HasPrefix(s, "#stablehlo.axis_ref<") {
 		f := angleFields(s, "#stablehlo.axis_ref<")
-		n, err := strconv.Unquote(f["name"])
-		if err != nil {
+		n, ok := stringLit(f["name"])
+		if !ok {
 			return axisRef{}, fmt.Errorf("bad axis reference %q", s)
 		}
 		name, sub = n, f["sub_axis_info"]
@@ -483,7 +483,7 @@ func parseAxisRef(s string) (axisRef, error) {
 		if !strings.HasPrefix(s, `"`) || q < 0 {
 			return axisRef{}, fmt.Errorf("bad axis reference %q", s)
 		}
-		name, _ = strconv.Unquote(s[:q])
+		name = unescapeString(s[1 : q-1])
 		sub = strings.TrimPrefix(s[q:], ":")
 	}
 	r := axisRef{name: name}

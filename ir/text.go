@@ -110,9 +110,40 @@ func skipStringAt(s string, i int) int {
 	return -1
 }
 
+// MLIR's string literals (Lexer::lexString, Token::getStringValue): a
+// string ends on its line; a backslash escapes only \" \\ \n \t and \XX, two
+// hex digits, one byte (\E9 is the byte 0xE9, not a rune); a vertical tab or
+// a form feed in one is an error, as a line break is. Go's rules (strconv)
+// are not MLIR's: "\141" is the bytes 0x14 '1' to MLIR, "a" to Go. MLIR
+// prints a string (llvm::printEscapedString) with printable ASCII but '"' and
+// '\' as is, '\' as \\ and every other byte as \XX in upper case: Quote.
+
+// badEscape returns the offset of the first byte of the string literal
+// s[i:end] (s[i] == '"', s[end-1] its closing quote) that MLIR's lexer
+// refuses, an unknown escape or a vertical tab or form feed, or -1.
+func badEscape(s string, i, end int) int {
+	for j := i + 1; j < end-1; j++ {
+		switch s[j] {
+		case '\v', '\f':
+			return j
+		case '\\':
+			switch c := s[j+1]; {
+			case c == '"' || c == '\\' || c == 'n' || c == 't':
+				j++
+			case j+2 < end-1 && isHexDigit(c) && isHexDigit(s[j+2]):
+				j += 2
+			default:
+				return j
+			}
+		}
+	}
+	return -1
+}
+
 // unescapeString returns the contents of a string literal, quotes dropped,
 // with MLIR's escapes decoded (Token::getStringValue): \" \\ \n \t and \XX,
-// two hex digits.
+// two hex digits. An escape MLIR refuses (the parser reports it) keeps the
+// byte after the backslash.
 func unescapeString(raw string) string {
 	if !strings.Contains(raw, `\`) {
 		return raw
@@ -131,14 +162,51 @@ func unescapeString(raw string) string {
 		case c == 't':
 			b.WriteByte('\t')
 		case i+1 < len(raw) && isHexDigit(c) && isHexDigit(raw[i+1]):
-			v, _ := strconv.ParseUint(raw[i:i+2], 16, 8)
-			b.WriteByte(byte(v))
+			b.WriteByte(hexVal(c)<<4 | hexVal(raw[i+1]))
 			i++
 		default: // '"', '\\'
 			b.WriteByte(c)
 		}
 	}
 	return b.String()
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// stringLit returns the contents of s when s is one MLIR string literal,
+// quotes included, decoded as MLIR decodes it; ok is false for anything
+// else, a literal MLIR's lexer refuses too.
+func stringLit(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' || skipStringAt(s, 0) != len(s) || badEscape(s, 0, len(s)) >= 0 {
+		return "", false
+	}
+	return unescapeString(s[1 : len(s)-1]), true
+}
+
+// unquote returns the contents of the string literal s, or s when it is not
+// one.
+func unquote(s string) string {
+	if v, ok := stringLit(s); ok {
+		return v
+	}
+	return s
+}
+
+// attrName is an attribute's name as written, bare or quoted, as MLIR reads
+// it: "arc\2Efoo" is arc.foo.
+func attrName(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		return unquote(s)
+	}
+	return s
 }
 
 // skipComment returns the offset of the line break that ends the comment
@@ -287,7 +355,7 @@ func parseDict(inner string) []Attr {
 		if eq := indexTop(e, '='); eq >= 0 {
 			name, value = strings.TrimSpace(e[:eq]), strings.TrimSpace(e[eq+1:])
 		}
-		out = append(out, Attr{Name: strings.Trim(name, `"`), Value: value})
+		out = append(out, Attr{Name: attrName(name), Value: value})
 	}
 	return out
 }

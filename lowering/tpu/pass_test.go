@@ -83,6 +83,8 @@ func TestPassMergesLibtpuArgs(t *testing.T) {
 		{"--xla_dump_to=/tmp/d", tpu.LibtpuRingFlag + " --xla_dump_to=/tmp/d"},
 		// The user's own setting of the flag wins and is kept as it is.
 		{"--xla_tpu_force_1d_allreduce_at_chunk_count=2", "--xla_tpu_force_1d_allreduce_at_chunk_count=2"},
+		// Bytes MLIR prints as \XX (a non-ASCII path, a quote) read back as they were.
+		{`--xla_dump_to=/tmp/café "d"`, tpu.LibtpuRingFlag + ` --xla_dump_to=/tmp/café "d"`},
 	} {
 		_, rep := lower(t, "tpu:v6e-8", src, c.user)
 		if got := rep.Env["LIBTPU_INIT_ARGS"]; got != c.want {
