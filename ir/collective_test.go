@@ -103,7 +103,7 @@ var collectiveTable = map[string][]coll{
 		// Empty groups and a dynamic result.
 		{"all_reduce", "11:5", "%h", "bf16", "16", "tensor<?xbf16>", 32, "product", nil, "dense", "", -1, false},
 		// Quantized storage promoted from i8 to i16; hex groups.
-		{"all_reduce", "16:5", "%q", "!quant.uniform<i8:f32, 2.000000e+00:15>", "4", "tensor<4x!quant.uniform<i16:f32, 2.000000e+00:15>>", -1, "sum", [][]int64{{0, 1}}, "dense", "", -1, false},
+		{"all_reduce", "16:5", "%q", "!quant.uniform<i8:f32, 2.000000e+00:15>", "4", "tensor<4x!quant.uniform<i16:f32, 2.000000e+00:15>>", 4, "sum", [][]int64{{0, 1}}, "dense", "", -1, false},
 		{"all_reduce", "21:5", "%f", "f64", "2", "tensor<?xf64>", 16, "sum", [][]int64{{0, 1}}, "dense", "", -1, false},
 	},
 	"interpreter.mlir": {

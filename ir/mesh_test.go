@@ -303,7 +303,20 @@ func TestTensorType(t *testing.T) {
 		{"tensor<2x2xi1>", []int64{2, 2}, "i1", 4, 4},
 		{"tensor<16xf8E4M3FN>", []int64{16}, "f8E4M3FN", 16, 16},
 		{"tensor<8x8xf32, #sparse>", []int64{8, 8}, "f32", 64, 256},
-		{"tensor<3x!quant.uniform<i8:f32, 0.5>>", []int64{3}, "!quant.uniform<i8:f32, 0.5>", 3, -1},
+		{"tensor<3x!quant.uniform<i8:f32, 0.5>>", []int64{3}, "!quant.uniform<i8:f32, 0.5>", 3, 3},
+		{"tensor<3x!quant.uniform<u4<0:15>:f32, 0.5>>", []int64{3}, "!quant.uniform<u4<0:15>:f32, 0.5>", 3, 2},
+		// Sub-byte elements packed as XLA lays them out: ceil(elements * bits / 8).
+		{"tensor<3xi4>", []int64{3}, "i4", 3, 2},
+		{"tensor<5xi2>", []int64{5}, "i2", 5, 2},
+		{"tensor<4xf6E2M3FN>", []int64{4}, "f6E2M3FN", 4, 3},
+		{"tensor<1xf4E2M1FN>", []int64{1}, "f4E2M1FN", 1, 1},
+		{"tensor<4xf8E8M0FNU>", []int64{4}, "f8E8M0FNU", 4, 4},
+		{"tensor<9xi1>", []int64{9}, "i1", 9, 9}, // a byte per boolean (XLA's PRED)
+		{"tensor<4611686018427387904x2xi4>", []int64{1 << 62, 2}, "i4", -1, -1},
+		{"tensor<2305843009213693952x2xi2>", []int64{1 << 61, 2}, "i2", 1 << 62, 1 << 60},
+		{"tensor<4xtf32>", []int64{4}, "tf32", 4, -1},
+		{"tensor<4xf8E9M9>", []int64{4}, "f8E9M9", 4, -1},
+		{"tensor<4xi3>", []int64{4}, "i3", 4, -1},
 		{"tensor<4611686018427387904x4xf32>", []int64{1 << 62, 4}, "f32", -1, -1},
 		{"tensor<1152921504606846976x4xf32>", []int64{1 << 60, 4}, "f32", 1 << 62, -1},
 	} {
@@ -361,6 +374,35 @@ func TestPromotable(t *testing.T) {
 	} {
 		if got := CompatibleShapes(tc.a, tc.b); got != tc.want {
 			t.Errorf("CompatibleShapes(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestElemBits: every element type of StableHLO's spec (TensorElementType)
+// has its width, so that a static tensor of it has a size.
+func TestElemBits(t *testing.T) {
+	for elem, bits := range map[string]int{
+		"i1": 1, "i2": 2, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
+		"si2": 2, "si4": 4, "si8": 8, "si16": 16, "si32": 32, "si64": 64,
+		"ui2": 2, "ui4": 4, "ui8": 8, "ui16": 16, "ui32": 32, "ui64": 64,
+		"f4E2M1FN": 4, "f6E2M3FN": 6, "f6E3M2FN": 6, "f8E3M4": 8, "f8E4M3": 8,
+		"f8E4M3FN": 8, "f8E4M3FNUZ": 8, "f8E4M3B11FNUZ": 8, "f8E5M2": 8,
+		"f8E5M2FNUZ": 8, "f8E8M0FNU": 8, "bf16": 16, "f16": 16, "f32": 32, "f64": 64,
+		"complex<f32>": 64, "complex<f64>": 128, "complex < f64 >": 128,
+		"!quant.uniform<i8:f32, 1.0>": 8, "!quant.uniform<u4:f32, 1.0>": 4, "!quant.uniform<i16<-10:10>:f32:0, {1.0, 2.0}>": 16,
+		"index": 0, "tf32": 0, "i3": 0, "f8E9M9": 0, "!quant.uniform<i1:f32, 1.0>": 0, "": 0,
+	} {
+		if got := ElemBits(elem); got != bits {
+			t.Errorf("ElemBits(%s) = %d, want %d", elem, got, bits)
+		}
+		want := int64(bits / 8)
+		if bits == 1 {
+			want = 1
+		} else if bits%8 != 0 {
+			want = 0
+		}
+		if got := ElemBytes(elem); got != want {
+			t.Errorf("ElemBytes(%s) = %d, want %d", elem, got, want)
 		}
 	}
 }

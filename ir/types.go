@@ -82,30 +82,89 @@ func (t TensorType) Elems() int64 {
 	return n
 }
 
-// ElemBytes is the storage size of one element, 0 if unknown.
-func ElemBytes(elem string) int64 {
-	switch elem {
-	case "i1", "i8", "ui8", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3", "f8E4M3B11FNUZ", "f8E3M4":
-		return 1
-	case "f16", "bf16", "i16", "ui16":
-		return 2
-	case "f32", "i32", "ui32", "complex<f16>":
-		return 4
-	case "f64", "i64", "ui64", "complex<f32>":
-		return 8
-	case "complex<f64>":
-		return 16
+// elemBits holds StableHLO's element types (its spec's TensorElementType:
+// boolean, integer, float and complex types) with their widths in bits, of
+// both parts for a complex. StableHLO's signed integers are MLIR's signless
+// ones (i2 ... i64; the spec spells them si2 ... si64, which MLIR's
+// verifier refuses in a StableHLO op but whose width is as clear). tf32 is no
+// tensor element type; complex<f16> is MLIR's, not StableHLO's, and kept
+// as arc has always sized it.
+var elemBits = map[string]int{
+	"i1": 1,
+	"i2": 2, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
+	"si2": 2, "si4": 4, "si8": 8, "si16": 16, "si32": 32, "si64": 64,
+	"ui2": 2, "ui4": 4, "ui8": 8, "ui16": 16, "ui32": 32, "ui64": 64,
+	"f4E2M1FN": 4, "f6E2M3FN": 6, "f6E3M2FN": 6,
+	"f8E3M4": 8, "f8E4M3": 8, "f8E4M3FN": 8, "f8E4M3FNUZ": 8, "f8E4M3B11FNUZ": 8,
+	"f8E5M2": 8, "f8E5M2FNUZ": 8, "f8E8M0FNU": 8,
+	"bf16": 16, "f16": 16, "f32": 32, "f64": 64,
+	"complex<f16>": 32, "complex<f32>": 64, "complex<f64>": 128,
+}
+
+// ElemBits is the width in bits of one element of a StableHLO element type
+// (of a quantized type, of its storage type: !quant.uniform<i4:f32, ...>
+// is 4), 0 for any other type.
+func ElemBits(elem string) int {
+	if b, ok := elemBits[elem]; ok {
+		return b
+	}
+	elem = CompactType(strings.TrimSpace(elem))
+	if b, ok := elemBits[elem]; ok {
+		return b
+	}
+	if inner, ok := strings.CutPrefix(elem, "!quant.uniform<"); ok {
+		// The storage type, iN or uN, then its range <min:max> or ':'.
+		end := strings.IndexAny(inner, "<:")
+		if end < 0 {
+			return 0
+		}
+		storage := inner[:end]
+		if u, ok := strings.CutPrefix(storage, "u"); ok {
+			storage = "ui" + u
+		}
+		if b := elemBits[storage]; b > 1 {
+			return b
+		}
 	}
 	return 0
 }
 
-// Bytes is the size of the tensor's data, or -1 when unknown.
+// ElemBytes is the storage size of one element of a type of whole bytes,
+// one for i1 (XLA stores a boolean in a byte); 0 for a type narrower than a
+// byte, whose elements XLA packs (TensorType.Bytes), or one arc does not
+// know.
+func ElemBytes(elem string) int64 {
+	switch b := ElemBits(elem); {
+	case b == 1:
+		return 1
+	case b%8 == 0:
+		return int64(b / 8)
+	}
+	return 0
+}
+
+// Bytes is the size of the tensor's data as XLA lays it out, or -1 when a
+// dimension is dynamic, the element type is unknown or the size overflows.
+// A boolean (i1) takes a byte; elements narrower than a byte (i2, i4, ui2,
+// ui4, f4E2M1FN, f6E2M3FN, f6E3M2FN) are packed, ceil(elements * bits / 8)
+// bytes: XLA's GPU, CPU and TPU compilers give their layouts
+// element_size_in_bits (SubByteNormalization's SET_ELEMENT_SIZE) and
+// ShapeUtil::ByteSizeOfElements counts those bits.
 func (t TensorType) Bytes() int64 {
-	n, e := t.Elems(), ElemBytes(t.Elem)
-	if n < 0 || e == 0 || n > math.MaxInt64/e {
+	n, bits := t.Elems(), int64(ElemBits(t.Elem))
+	switch {
+	case n < 0 || bits == 0:
+		return -1
+	case bits == 1:
+		return n
+	case bits%8 == 0:
+		if e := bits / 8; n <= math.MaxInt64/e {
+			return n * e
+		}
 		return -1
 	}
-	return n * e
+	// ceil(n * bits / 8), without n * bits overflowing.
+	return n/8*bits + (n%8*bits+7)/8
 }
 
 // ShapeString prints the shape as "8x1024" ("scalar" for rank 0).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/arcpass/arc/decision"
+	"github.com/arcpass/arc/ir"
 )
 
 // Kernels describes what a target's own all-reduce kernels take, for
@@ -44,8 +45,10 @@ func Ineligible(row Row, opts Options, k *Kernels) string {
 		return fmt.Sprintf("reduction is %s: arc's kernels only sum", row.Reduction)
 	case k != nil && !slices.Contains(k.DTypes, row.DType):
 		return fmt.Sprintf("dtype %s: arc's kernels take %s", row.DType, andList(k.DTypes))
-	case row.Bytes < 0:
+	case row.Bytes < 0 && slices.Contains(row.Shape, -1):
 		return "dynamic shape"
+	case row.Bytes < 0:
+		return fmt.Sprintf("no size known for %s (an element type of no fixed width, or more than 2^63 bytes)", ir.TensorType{Shape: row.Shape, Elem: row.DType})
 	case row.Bytes == 0:
 		return "empty tensor"
 	case k != nil && k.Align > 1 && row.Bytes%k.Align != 0:

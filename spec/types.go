@@ -121,15 +121,10 @@ func (t tensorType) ir() ir.TensorType {
 	return ir.TensorType{Shape: append([]int64(nil), t.shape...), Elem: t.elem}
 }
 
-// bytes is the size of the tensor's data, or -1 when a dimension is dynamic,
-// the element type has no fixed byte size, or the size overflows.
-func (t tensorType) bytes() int64 {
-	n, e := t.ir().Elems(), ir.ElemBytes(t.elem)
-	if n < 0 || e == 0 || n > math.MaxInt64/e {
-		return -1
-	}
-	return n * e
-}
+// bytes is the size of the tensor's data as XLA lays it out (sub-byte
+// elements packed: ir.TensorType.Bytes), or -1 when a dimension is dynamic,
+// the element type is unknown, or the size overflows.
+func (t tensorType) bytes() int64 { return t.ir().Bytes() }
 
 // compatible is MLIR's shape compatibility (same rank, each pair of
 // dimensions equal or one of them dynamic) with equal element types.

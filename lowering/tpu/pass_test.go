@@ -208,3 +208,22 @@ func TestDeviceCoordsDecideTheRing(t *testing.T) {
 		t.Errorf("clashing coordinates: %s (%s)", d.Lowering, d.Reason)
 	}
 }
+
+// TestPassOrdersSubByteTypes: an all-reduce of every StableHLO element type
+// narrower than a byte, or with an 8-bit exponent, has a static size (its
+// elements packed, as XLA lays them out) and gets its ring.
+func TestPassOrdersSubByteTypes(t *testing.T) {
+	for elem, bytes := range map[string]int64{
+		"i2": 256, "i4": 512, "ui2": 256, "ui4": 512, "f4E2M1FN": 512, "f6E2M3FN": 768, "f6E3M2FN": 768,
+		"f8E8M0FNU": 1024, "f8E3M4": 1024, "i1": 1024,
+	} {
+		src := strings.ReplaceAll(allReduce(global(`replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>`)), "f32", elem)
+		if elem == "i1" {
+			src = strings.ReplaceAll(src, "stablehlo.add", "stablehlo.or")
+		}
+		_, rep := lower(t, "tpu:v6e-8", src, "")
+		if row := rep.Collectives[0]; row.Lowering != "ring" || row.Bytes != bytes {
+			t.Errorf("%s: %s (%s), %d bytes; want a ring over %d bytes", elem, row.Lowering, row.Reason, row.Bytes, bytes)
+		}
+	}
+}
