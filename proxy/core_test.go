@@ -14,7 +14,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -243,14 +245,28 @@ func TestRunFaults(t *testing.T) {
 	}
 	t.Run("hang", func(t *testing.T) {
 		start := time.Now()
-		r := runChild(t, "", 300, "", "/bin/sh", "-c", "sleep 30 & sleep 30; wait")
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		r := runChild(t, "", 300, "", "/bin/sh", "-c", "sleep 30 >/dev/null 2>&1 </dev/null & echo $! > "+pidFile+"; sleep 30 & sleep 30; wait")
 		if r.rc == "0" || r.err != "/bin/sh did not finish within 300 ms and was killed (ARC_COMPILE_TIMEOUT_MS sets the limit)" {
 			t.Errorf("hang: %+v", r)
 		}
 		// The child's own children go too (its process group): else the
-		// pipes stay open and the run waits for them.
+		// pipes stay open and the run waits for them, and one that closed
+		// its pipes would run on.
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("the hung child took %v to be killed", d)
+		}
+		b, err := os.ReadFile(pidFile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 {
+			t.Fatalf("the child's child's pid: %q, %v", b, err)
+		}
+		for i := 0; processAlive(pid); i++ {
+			if i == 50 {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("the child's child %d outlived the time limit", pid)
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
 	})
 	t.Run("hang sigchld ignored", func(t *testing.T) {
@@ -538,4 +554,14 @@ func TestCompileOptionsArcKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// processAlive reports whether process pid exists and is not a zombie.
+func processAlive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
 }

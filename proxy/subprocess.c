@@ -308,7 +308,9 @@ int arc_run(char *const argv[], const char *in, size_t in_size, int timeout_ms, 
   int io_errno = errno;
   for (int i = 0; i < 3; i++)
     if (rfd[i] >= 0) close(rfd[i]);
-  if (io == PUMP_TIMEOUT) kill_group(pid);
+  /* Past the limit, or when reading failed (the wait below has no limit):
+   * the child and all it started go. */
+  if (io != PUMP_OK) kill_group(pid);
 
   int status = 0;
   int have_status = reap(pid, &status) == 0;

@@ -9,14 +9,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/arcpass/arc/ir"
 )
 
 // converterTimeout bounds one bytecode conversion: a Python start, a
-// jaxlib import and the conversion take seconds.
-const converterTimeout = 2 * time.Minute
+// jaxlib import and the conversion take seconds. (A variable for the test
+// of the limit.)
+var converterTimeout = 2 * time.Minute
 
 // textOf returns the module text arc reads. MLIR bytecode (what JAX hands
 // PJRT, what jax.export writes) is converted to text with the converter the
@@ -85,16 +87,27 @@ func isExecutable(path string) bool {
 }
 
 // runConverter runs a converter with the bytecode on stdin, within
-// converterTimeout, and returns what it printed.
+// converterTimeout, and returns what it printed. The converter runs in a
+// process group of its own (a shell command, a Python that may start
+// children), and the whole group is killed at the limit and once the
+// converter is done: nothing it started outlives the conversion, as the C
+// proxy's children do not (proxy/subprocess.c).
 func runConverter(src []byte, argv ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), converterTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = time.Second
 	cmd.Stdin = bytes.NewReader(src)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
+	if cmd.Process != nil {
+		// What the converter left running (a group id is not reused while
+		// a member of the group lives).
+		_ = killGroup(cmd.Process.Pid)
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, fmt.Errorf("it ran longer than %v", converterTimeout)
 	}
@@ -109,4 +122,12 @@ func runConverter(src []byte, argv ...string) ([]byte, error) {
 		return nil, errors.New("it did not print MLIR text")
 	}
 	return out.Bytes(), nil
+}
+
+// killGroup kills the process group that pid leads.
+func killGroup(pid int) error {
+	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	return nil
 }

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestBytecode: MLIR bytecode is refused with the hint when no converter
@@ -45,4 +49,64 @@ func TestBytecode(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a failed conversion left %s", out)
 	}
+}
+
+// TestConverterLeavesNoChildren: what the converter starts ends with it, at
+// the time limit (the limit kills the converter's whole process group) and
+// when it exits leaving a child behind.
+func TestConverterLeavesNoChildren(t *testing.T) {
+	dir := t.TempDir()
+	bc := filepath.Join(dir, "model.mlirbc")
+	if err := os.WriteFile(bc, []byte("ML\xefR\x00\x01\x02 not really bytecode"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, _ := testdata(t, "goxla_allreduce_4rep.mlir")
+	defer func(d time.Duration) { converterTimeout = d }(converterTimeout)
+	converterTimeout = time.Second
+	for name, c := range map[string]struct {
+		cmd  string
+		code int
+		want string
+	}{
+		"past the limit":     {"sleep 300 & echo $! > PID; wait", exitInput, "it ran longer than 1s"},
+		"done, a child left": {"sleep 300 >/dev/null 2>&1 </dev/null & echo $! > PID; cat " + text, exitOK, "converted to text"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			t.Setenv("ARC_MLIR_TO_TEXT", strings.ReplaceAll(c.cmd, "PID", pidFile))
+			start := time.Now()
+			code, _, errs := runArc(t, "", "compile", "--target", "cuda:nvlink", bc)
+			if code != c.code || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d, %q", code, errs)
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("the conversion took %v", d)
+			}
+			b, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; alive(pid); i++ {
+				if i == 50 { // 5 s for init to reap it
+					syscall.Kill(pid, syscall.SIGKILL)
+					t.Fatalf("the converter's child %d outlived it", pid)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// alive reports whether process pid exists and is not a zombie.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
 }
