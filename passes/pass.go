@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/arcpass/arc/decision"
+	"github.com/arcpass/arc/internal/safefile"
 	"github.com/arcpass/arc/ir"
 )
 
@@ -170,7 +171,8 @@ type Pipeline struct {
 	PrintAfter []string
 	PrintTo    io.Writer
 	// DumpDir, when set, receives the input and the module after each pass
-	// as NN-name.mlir files.
+	// as NN-name.mlir files, each written whole (staged and renamed) or not
+	// at all.
 	DumpDir string
 	// VerifyEach checks the module after every pass (Check), not only at
 	// the ends, so that a test sees which pass broke it.
@@ -265,7 +267,10 @@ func (p *Pipeline) Run(s *State) error {
 	return nil
 }
 
+// dump writes one file of DumpDir whole or not at all, as the CLI writes -o
+// (package safefile); a link planted where it goes is replaced, never
+// written through.
 func (p *Pipeline) dump(i int, name string, m *ir.Module) error {
 	path := filepath.Join(p.DumpDir, fmt.Sprintf("%02d-%s.mlir", i, name))
-	return os.WriteFile(path, []byte(m.Src), 0o644)
+	return safefile.WriteNoFollow(path, []byte(m.Src))
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -332,5 +334,52 @@ func TestCompileMergesLibtpuInitArgs(t *testing.T) {
 	}
 	if got, err := os.ReadFile(report); err != nil || !bytes.Equal(got, golden) {
 		t.Errorf("report differs from mesh2d.tpu-v6e-8.libtpu.report.json (%v):\n%s", err, got)
+	}
+}
+
+// TestDumpDirNeverHalfWritten: a dump whose write fails (here the file size
+// limit, as a full disk would) leaves no file behind, as -o leaves none; a
+// link planted where a dump goes is replaced, not written through.
+func TestDumpDirNeverHalfWritten(t *testing.T) {
+	in, src := testdata(t, "jax_llama_block_tp8_f32.mlir")
+	dir := t.TempDir()
+	const limit = 4096
+	if len(src) <= limit {
+		t.Fatalf("the input (%d bytes) must be larger than the limit", len(src))
+	}
+	cmd := exec.Command(os.Args[0], "compile", "--target", "tpu:v6e-8", "--dump-dir", dir, in)
+	cmd.Env = append(os.Environ(), "ARC_TEST_AS_ARC=1", fmt.Sprintf("ARC_TEST_RLIMIT_FSIZE=%d", limit))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() <= 0 {
+		t.Fatalf("a dump past the file size limit: %v; stderr %s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "cannot write "+filepath.Join(dir, "00-input.mlir")) {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		info, _ := e.Info()
+		t.Errorf("a failed dump left %s (%d bytes)", e.Name(), info.Size())
+	}
+
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(dir, "01-analyse.mlir")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runArc(t, "", "compile", "--target", "tpu:v6e-8", "--dump-dir", dir, in); code != exitOK {
+		t.Fatalf("--dump-dir: exit %d, %s", code, errs)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Errorf("the dump was written through a planted link: the victim holds %d bytes", len(b))
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "01-analyse.mlir")); err != nil || !bytes.Equal(got, src) {
+		t.Errorf("01-analyse.mlir: %v, equal %v", err, bytes.Equal(got, src))
 	}
 }

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/pflag"
+
+	"github.com/arcpass/arc/internal/safefile"
 )
 
 // maxInput bounds what arc reads of one input: far above any program, far
@@ -91,7 +91,7 @@ func samePath(a, b string) bool {
 	if a == "-" || b == "-" {
 		return a == b
 	}
-	ra, rb := resolveLinks(a), resolveLinks(b)
+	ra, rb := safefile.ResolveLinks(a), safefile.ResolveLinks(b)
 	if fa, err := os.Stat(ra); err == nil {
 		if fb, err := os.Stat(rb); err == nil {
 			return os.SameFile(fa, fb)
@@ -102,34 +102,14 @@ func samePath(a, b string) bool {
 	return err1 == nil && err2 == nil && aa == ab
 }
 
-// resolveLinks follows path while it is a symbolic link, to the file a
-// write through it reaches, whether that exists yet or not.
-func resolveLinks(path string) string {
-	for i := 0; i < 40; i++ {
-		fi, err := os.Lstat(path)
-		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			return path
-		}
-		target, err := os.Readlink(path)
-		if err != nil {
-			return path
-		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(path), target)
-		}
-		path = target
-	}
-	return path
-}
-
 // writeOutputs writes every output or, when one cannot be written, none:
 // each file is written in full beside its destination first, and renamed
 // into place only once all are. Standard output comes last.
 func writeOutputs(outs []output, stdout io.Writer) error {
-	var staged []*staging
+	var staged []*safefile.Staging
 	defer func() {
 		for _, s := range staged {
-			s.abort()
+			s.Abort()
 		}
 	}()
 	for _, o := range outs {
@@ -137,14 +117,14 @@ func writeOutputs(outs []output, stdout io.Writer) error {
 			continue
 		}
 		data := o.data
-		s, err := stage(o.path, func(w io.Writer) error { _, err := w.Write(data); return err })
+		s, err := safefile.Stage(o.path, func(w io.Writer) error { _, err := w.Write(data); return err })
 		if err != nil {
 			return err
 		}
 		staged = append(staged, s)
 	}
 	for _, s := range staged {
-		if err := s.commit(); err != nil {
+		if err := s.Commit(); err != nil {
 			return err
 		}
 	}
@@ -163,90 +143,5 @@ type writer = io.Writer
 
 // writeFileAtomic writes one file as writeOutputs does.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	s, err := stage(path, write)
-	if err != nil {
-		return err
-	}
-	defer s.abort()
-	return s.commit()
-}
-
-// staging is a file written in full and not yet in place.
-type staging struct {
-	path, tmp string
-	direct    []byte // a device or pipe: written at commit, as it cannot be replaced
-	done      bool
-}
-
-// stage writes a file's content through a temporary file in the
-// destination's directory (created with a random name and O_EXCL, so a
-// planted link cannot redirect it). A symbolic link is followed, so the
-// link stays and its target is written. Paths that are not regular files
-// (/dev/stderr, a pipe) are written directly, at commit.
-func stage(path string, write func(io.Writer) error) (*staging, error) {
-	fail := func(err error) (*staging, error) { return nil, fmt.Errorf("cannot write %s: %v", path, err) }
-	real := resolveLinks(path)
-	fi, statErr := os.Stat(real)
-	switch {
-	case statErr == nil && fi.IsDir():
-		return fail(errors.New("is a directory"))
-	case statErr == nil && !fi.Mode().IsRegular():
-		var buf bytes.Buffer
-		if err := write(&buf); err != nil {
-			return fail(err)
-		}
-		return &staging{path: real, direct: buf.Bytes()}, nil
-	}
-	mode := os.FileMode(0o644) // CreateTemp makes 0600: keep what a plain write would give
-	if statErr == nil {
-		mode = fi.Mode().Perm() // replacing a file keeps its permissions
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".tmp*")
-	if err != nil {
-		return fail(err)
-	}
-	s := &staging{path: real, tmp: tmp.Name()}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		s.abort()
-		return fail(err)
-	}
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		s.abort()
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		s.abort()
-		return fail(err)
-	}
-	return s, nil
-}
-
-func (s *staging) commit() error {
-	s.done = true
-	if s.tmp == "" {
-		f, err := os.OpenFile(s.path, os.O_WRONLY, 0)
-		if err != nil {
-			return fmt.Errorf("cannot write %s: %v", s.path, err)
-		}
-		if _, err := f.Write(s.direct); err != nil {
-			f.Close()
-			return fmt.Errorf("cannot write %s: %v", s.path, err)
-		}
-		return f.Close()
-	}
-	if err := os.Rename(s.tmp, s.path); err != nil {
-		os.Remove(s.tmp)
-		return fmt.Errorf("cannot write %s: %v", s.path, err)
-	}
-	return nil
-}
-
-// abort removes the temporary file of a staging not committed.
-func (s *staging) abort() {
-	if !s.done && s.tmp != "" {
-		os.Remove(s.tmp)
-	}
-	s.done = true
+	return safefile.Write(path, write)
 }

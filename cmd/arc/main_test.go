@@ -13,12 +13,20 @@ import (
 // building it. ARC_TEST_RLIMIT_AS caps the address space the child may add
 // to what it holds at its start (the Go runtime's reservations), in bytes:
 // a small input that made arc allocate without bound then fails the test
-// instead of the machine.
+// instead of the machine. ARC_TEST_RLIMIT_FSIZE caps the size of a file the
+// child writes, in bytes, so that a write fails as on a full disk.
 func TestMain(m *testing.M) {
 	if os.Getenv("ARC_TEST_AS_ARC") == "1" {
 		if n, err := strconv.ParseUint(os.Getenv("ARC_TEST_RLIMIT_AS"), 10, 64); err == nil {
 			n += vmSize()
 			if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+				os.Stderr.WriteString("arc test: setrlimit: " + err.Error() + "\n")
+				os.Exit(3)
+			}
+		}
+		if n, err := strconv.ParseUint(os.Getenv("ARC_TEST_RLIMIT_FSIZE"), 10, 64); err == nil {
+			// Writes past n bytes fail with EFBIG (Go ignores SIGXFSZ), as on a full disk.
+			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
 				os.Stderr.WriteString("arc test: setrlimit: " + err.Error() + "\n")
 				os.Exit(3)
 			}
