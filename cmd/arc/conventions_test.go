@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -184,5 +185,39 @@ func TestReportJSONOnStdout(t *testing.T) {
 	}
 	if code != exitOK || errs != "" || json.Unmarshal([]byte(out), &rep) != nil || rep.Target != "cuda:nvlink" || len(rep.Collectives) != 2 {
 		t.Errorf("exit %d, stderr %q, report %+v", code, errs, rep)
+	}
+}
+
+// TestForceExitAsDocumented: docs/LOWERINGS.md says what a --force that
+// does not fit the module exits with, and the CLI exits with it for each
+// case the page names: an ineligible row, a kernel the target lacks, an
+// index past the last row (bad usage, as for any flag).
+func TestForceExitAsDocumented(t *testing.T) {
+	page, err := os.ReadFile("../../docs/LOWERINGS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, bullet, ok := strings.Cut(string(page), "\n- `--force INDEX=LOWERING[:CODEC]`")
+	bullet, _, _ = strings.Cut(bullet, "\n- ")
+	m := regexp.MustCompile(`\(exit (\d)\b`).FindStringSubmatch(bullet)
+	if !ok || m == nil {
+		t.Fatal("docs/LOWERINGS.md: no --force bullet that says its exit status")
+	}
+	documented, _ := strconv.Atoi(m[1])
+	if documented != exitUsage {
+		t.Errorf("docs/LOWERINGS.md says a bad --force exits %d; a flag that does not fit is bad usage (%d)", documented, exitUsage)
+	}
+	misc, _ := testdata(t, "goxla_misc_collectives.mlir")
+	tp2, _ := testdata(t, "jax_llama_block_tp2_f32.mlir")
+	for _, args := range [][]string{
+		{"--target", "cuda:nvlink", "--force", "0=oneshot", misc}, // a product reducer
+		{"--target", "cuda:nvlink", "--force", "0=ring", tp2},
+		{"--target", "tpu:v6e-8", "--force", "0=oneshot", tp2},
+		{"--target", "cuda:nvlink", "--force", "99=oneshot", tp2},
+	} {
+		code, _, errs := runArc(t, "", append([]string{"compile"}, args...)...)
+		if code != documented || !strings.HasPrefix(errs, "arc: --force") {
+			t.Errorf("arc compile %s: exit %d (docs/LOWERINGS.md: %d), %q", strings.Join(args, " "), code, documented, errs)
+		}
 	}
 }
