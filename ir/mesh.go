@@ -81,7 +81,7 @@ func (m *Module) meshes(b *budget) (map[string]*Mesh, error) {
 		var ms *Mesh
 		if op.Name == "sdy.mesh" && !op.Generic {
 			name, ms, err = m.prettyMesh(op, b)
-		} else if op.Generic {
+		} else if op.Generic && (op.Name == "sdy.mesh" || m.ownTextHas(op, "sym_name")) {
 			name, ms, err = m.genericMesh(op, b)
 		}
 		if err != nil {

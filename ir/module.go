@@ -20,6 +20,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Module is one parsed MLIR file.
@@ -29,7 +30,67 @@ type Module struct {
 	Body *Block // top-level statements: module ops, attribute alias definitions
 
 	lineStarts []int // byte offset of each line start, built on demand
+
+	// memo holds what the typed views read of an op, once per module: a
+	// module never changes (an edit makes a new one), so each op's
+	// attributes, operands and types are read from its text once however
+	// many passes and checks ask.
+	memo struct {
+		sync.Mutex
+		attrs    map[*Op][]Attr
+		operands map[*Op][]string
+		types    map[*Op]funcType
+		facts    map[any]any
+	}
 }
+
+// Fact returns what SetFact recorded on this module for key. A module
+// never changes, so what depends on its text alone (a check that passed, a
+// whole-module reading) holds for as long as the module lives, and every
+// pass that asks shares it.
+func (m *Module) Fact(key any) (any, bool) {
+	m.memo.Lock()
+	defer m.memo.Unlock()
+	v, ok := m.memo.facts[key]
+	return v, ok
+}
+
+// SetFact records v for key on this module (Fact).
+func (m *Module) SetFact(key, v any) {
+	m.memo.Lock()
+	defer m.memo.Unlock()
+	if m.memo.facts == nil {
+		m.memo.facts = map[any]any{}
+	}
+	m.memo.facts[key] = v
+}
+
+type funcType struct {
+	ins, outs []string
+	ok        bool
+}
+
+// memoized returns what read gives for op, read once per module and kept in
+// *cache. The slice comes back with no spare capacity: a caller's append
+// copies it.
+func memoized[T any](m *Module, cache *map[*Op]T, op *Op, read func(*Op) T) T {
+	m.memo.Lock()
+	v, ok := (*cache)[op]
+	m.memo.Unlock()
+	if ok {
+		return v
+	}
+	v = read(op)
+	m.memo.Lock()
+	if *cache == nil {
+		*cache = map[*Op]T{}
+	}
+	(*cache)[op] = v
+	m.memo.Unlock()
+	return v
+}
+
+func clip[T any](s []T) []T { return s[:len(s):len(s)] }
 
 // Op is one operation (or, at the top level, an attribute alias definition).
 type Op struct {

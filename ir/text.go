@@ -20,6 +20,17 @@ func ownSpans(op *Op) []span {
 	return append(out, span{at, int(op.End)})
 }
 
+// ownTextHas reports whether the op's own text (outside its regions) holds
+// sub: a quick test before its attributes are read.
+func (m *Module) ownTextHas(op *Op, sub string) bool {
+	for _, sp := range ownSpans(op) {
+		if strings.Contains(m.Src[sp.start:sp.end], sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // header is the op's own text after its name with each region replaced by
 // "{}", which keeps offsets meaningless but the structure intact.
 // Comments are blanked out, so that a quote or bracket in one cannot
@@ -363,7 +374,12 @@ func parseDict(inner string) []Attr {
 // Attrs returns the op's attributes: the properties "<{...}>" and the
 // attribute dictionary "{...}" of the generic form, or the dictionary after
 // "attributes" in the pretty form of ops such as module and func.func.
+// The slice is the module's (read once per op): callers do not change it.
 func (m *Module) Attrs(op *Op) []Attr {
+	return memoized(m, &m.memo.attrs, op, func(op *Op) []Attr { return clip(m.readAttrs(op)) })
+}
+
+func (m *Module) readAttrs(op *Op) []Attr {
 	h := m.header(op)
 	var out []Attr
 	if op.Generic {
@@ -425,7 +441,17 @@ func AttrValue(attrs []Attr, name string) (string, bool) {
 // type for every operand and the result of ops such as stablehlo.add, or one
 // per operand of ops such as return and while. Locations, keywords and
 // regions after the types are not part of them.
+// The slices are the module's (read once per op): callers do not change
+// them.
 func (m *Module) FuncType(op *Op) (ins, outs []string, ok bool) {
+	t := memoized(m, &m.memo.types, op, func(op *Op) funcType {
+		ins, outs, ok := m.readFuncType(op)
+		return funcType{clip(ins), clip(outs), ok}
+	})
+	return t.ins, t.outs, t.ok
+}
+
+func (m *Module) readFuncType(op *Op) (ins, outs []string, ok bool) {
 	h := m.header(op)
 	colon := typeColon(h)
 	if colon < 0 {
@@ -562,7 +588,12 @@ func IsValueRef(operand string) bool {
 // parentheses right after a generic op's name, or, in the pretty form, every
 // value used before the type (not the region arguments it declares, such as
 // "%iterArg = %init" or "reducer(%a: ...)").
+// The slice is the module's (read once per op): callers do not change it.
 func (m *Module) Operands(op *Op) []string {
+	return memoized(m, &m.memo.operands, op, func(op *Op) []string { return clip(m.readOperands(op)) })
+}
+
+func (m *Module) readOperands(op *Op) []string {
 	h := m.header(op)
 	if op.Generic {
 		open := strings.IndexByte(h, '(')
