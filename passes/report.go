@@ -100,6 +100,7 @@ func Analyse(m *ir.Module, da spec.DeviceAssignment) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
+	markSpecChecked(m, da) // the verify pass of a module no pass changed finds it checked
 	info := m.Info()
 	a := &Analysis{Name: info.Name, Rows: []Row{}, checked: checked}
 	var manual *ir.Manual

@@ -24,16 +24,25 @@ var VerifyPass = Func("verify", nil, func(s *State) error {
 // Check is Verify, then StableHLO's rules for every all-reduce (package
 // spec) under the device assignment da: what the analyse pass checks of an
 // input, and the verify pass and VerifyEach of every module a pass writes.
+// A module is checked once (ir.Module.Memo): the verify pass of a compile
+// that changed nothing finds the analyse pass's checks done.
 func Check(m *ir.Module, da spec.DeviceAssignment) error {
 	cs, err := verify(m)
 	if err != nil {
 		return err
 	}
+	if specChecked(m, da) {
+		return nil
+	}
 	checked, err := spec.CheckAll(m, cs, da)
 	if err != nil {
 		return err
 	}
-	return checkCallDevices(m, cs, checked, da)
+	if err := checkCallDevices(m, cs, checked, da); err != nil {
+		return err
+	}
+	markSpecChecked(m, da)
+	return nil
 }
 
 // checkCallDevices checks that each of arc's calls among cs runs its groups
@@ -67,9 +76,39 @@ func checkCallDevices(m *ir.Module, cs []*ir.Collective, checked []spec.Result, 
 	return nil
 }
 
-// verifyStructure is Verify's check of the values.
+// specKey is the fact (ir.Module.Fact) that spec.CheckAll passed on a
+// module under a device assignment.
+type specKey struct{ da string }
+
+func specChecked(m *ir.Module, da spec.DeviceAssignment) bool {
+	_, done := m.Fact(specKey{fmt.Sprint(da)})
+	return done
+}
+
+func markSpecChecked(m *ir.Module, da spec.DeviceAssignment) {
+	m.SetFact(specKey{fmt.Sprint(da)}, true)
+}
+
+// structureKey is the fact of verifyStructure's result on a module.
+type structureKey struct{}
+
+type structureResult struct{ err error }
+
+// verifyStructure is Verify's check of the values, once per module.
 func verifyStructure(m *ir.Module) error {
-	v := &verifier{m: m}
+	if r, ok := m.Fact(structureKey{}); ok {
+		return r.(structureResult).err
+	}
+	err := checkStructure(m)
+	m.SetFact(structureKey{}, structureResult{err})
+	return err
+}
+
+func checkStructure(m *ir.Module) error {
+	// One map of the names in scope, each scope's names undone when it
+	// closes: a use is one lookup however deep it sits. A module defines
+	// about one value per 100 bytes.
+	v := &verifier{m: m, defs: make(map[string]def, len(m.Src)/100)}
 	v.block(m.Body)
 	return v.err
 }
@@ -117,9 +156,10 @@ func checkCalls(m *ir.Module, cs []*ir.Collective) error {
 }
 
 type verifier struct {
-	m      *ir.Module
-	scopes []map[string]def
-	err    error
+	m    *ir.Module
+	defs map[string]def // the names in scope: an inner scope may not redefine one
+	undo []string       // the names defined, in order; a closing scope removes its own
+	err  error
 }
 
 type def struct {
@@ -128,12 +168,8 @@ type def struct {
 }
 
 func (v *verifier) lookup(name string) (def, bool) {
-	for i := len(v.scopes) - 1; i >= 0; i-- {
-		if d, ok := v.scopes[i][name]; ok {
-			return d, true
-		}
-	}
-	return def{}, false
+	d, ok := v.defs[name]
+	return d, ok
 }
 
 func (v *verifier) define(r ir.ValueRef) {
@@ -141,7 +177,18 @@ func (v *verifier) define(r ir.ValueRef) {
 		v.fail(r.Off, "%s is defined twice (first at %s)", r.Name, v.m.Position(d.off))
 		return
 	}
-	v.scopes[len(v.scopes)-1][r.Name] = def{r.Count, r.Off}
+	v.defs[r.Name] = def{r.Count, r.Off}
+	v.undo = append(v.undo, r.Name)
+}
+
+// open starts a scope; close(mark) ends it, forgetting what it defined.
+func (v *verifier) open() int { return len(v.undo) }
+
+func (v *verifier) close(mark int) {
+	for _, name := range v.undo[mark:] {
+		delete(v.defs, name)
+	}
+	v.undo = v.undo[:mark]
 }
 
 func (v *verifier) fail(off int, format string, args ...any) {
@@ -151,8 +198,7 @@ func (v *verifier) fail(off int, format string, args ...any) {
 }
 
 func (v *verifier) block(b *ir.Block) {
-	v.scopes = append(v.scopes, map[string]def{})
-	defer func() { v.scopes = v.scopes[:len(v.scopes)-1] }()
+	defer v.close(v.open())
 	for _, op := range b.Ops {
 		v.op(op)
 		if v.err != nil {
@@ -205,7 +251,7 @@ func (v *verifier) op(op *ir.Op) {
 		}
 	}
 	for _, r := range op.Regions {
-		v.scopes = append(v.scopes, map[string]def{})
+		mark := v.open()
 		if ir.HeaderArgsBind(op, r) {
 			for _, a := range args {
 				v.define(a)
@@ -221,7 +267,7 @@ func (v *verifier) op(op *ir.Op) {
 		for _, b := range r.Blocks {
 			v.block(b)
 		}
-		v.scopes = v.scopes[:len(v.scopes)-1]
+		v.close(mark)
 	}
 	for _, r := range results {
 		v.define(r)

@@ -141,3 +141,28 @@ func TestVerifyRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifySiblingScopes: the names a region defines go out of scope where
+// it ends, so sibling regions may each define their own %a and %s, while
+// the module's values stay in scope.
+func TestVerifySiblingScopes(t *testing.T) {
+	second := strings.Replace(verifyModule[strings.Index(verifyModule, `    %0:2 =`):strings.Index(verifyModule, `    %1 =`)], "%0:2", "%9:2", 1)
+	src := strings.Replace(verifyModule, `    %1 =`, second+`    %1 =`, 1)
+	m, err := ir.ParseString("m.mlir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := passes.Verify(m); err != nil {
+		t.Fatal(err)
+	}
+	// Checked twice (the verify pass of a module no pass changed), a broken
+	// module fails the same way both times.
+	broken, err := ir.ParseString("m.mlir", strings.Replace(src, `stablehlo.add %0#0, %0#1`, `stablehlo.add %0#0, %s`, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, again := passes.Check(broken, nil), passes.Check(broken, nil)
+	if first == nil || again == nil || first.Error() != again.Error() || !strings.Contains(first.Error(), "%s is used but not defined") {
+		t.Errorf("checked twice: %v, then %v", first, again)
+	}
+}
