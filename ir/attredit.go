@@ -18,7 +18,7 @@ func (e *Editor) ReplaceAttrs(op *Op, drop, names, values []string) error {
 		return err
 	}
 	if l.DictOpen < 0 {
-		return e.SetAttrs(op, names, values)
+		return e.setAttrs(op, l, names, values)
 	}
 	inner := m.Src[l.DictOpen+1 : l.DictClose]
 	var kept []string
@@ -40,7 +40,7 @@ func (e *Editor) ReplaceAttrs(op *Op, drop, names, values []string) error {
 		kept = append(kept, entry)
 	}
 	if !dropped {
-		return e.SetAttrs(op, names, values)
+		return e.setAttrs(op, l, names, values)
 	}
 	// The dictionary without the dropped entries, then SetAttrs' placement
 	// of the rest: print the new dictionary whole.

@@ -14,7 +14,69 @@ type Editor struct {
 	m     *Module
 	edits []edit
 	names map[string]bool // value names in use, for FreshName
-	err   error
+	next  map[string]int  // FreshName's next index to try, by prefix
+	// scopes indexes, per scope RenameUses was asked about, the names it
+	// mentions and its uses, read once however many values are renamed.
+	scopes map[*Region]*scopeIndex
+	err    error
+}
+
+// scopeIndex is what RenameUses reads of a scope (a region and all it
+// nests, or the top level): every name it mentions, and each use with the
+// op whose own text holds it.
+type scopeIndex struct {
+	names map[string]bool
+	uses  map[string][]scopeUse
+}
+
+type scopeUse struct {
+	v  ValueRef
+	op *Op
+}
+
+// scope returns the index of the scope that holds def: the region of its
+// block, or the module's top level (nil).
+func (e *Editor) scope(def *Op) *scopeIndex {
+	var region *Region
+	if def.Parent != nil {
+		region = def.Parent.Parent
+	}
+	if idx := e.scopes[region]; idx != nil {
+		return idx
+	}
+	ops := e.m.Body.Ops
+	if region != nil {
+		ops = nil
+		for _, b := range region.Blocks {
+			ops = append(ops, b.Ops...)
+		}
+	}
+	idx := &scopeIndex{names: map[string]bool{}, uses: map[string][]scopeUse{}}
+	var visit func(op *Op)
+	visit = func(op *Op) {
+		e.m.Values(op, func(v ValueRef) {
+			idx.names[v.Name] = true
+			if v.Kind == Use {
+				idx.uses[v.Name] = append(idx.uses[v.Name], scopeUse{v, op})
+			}
+		})
+		for _, r := range op.Regions {
+			for _, b := range r.Blocks {
+				e.m.LabelArgs(b, func(v ValueRef) { idx.names[v.Name] = true })
+				for _, o := range b.Ops {
+					visit(o)
+				}
+			}
+		}
+	}
+	for _, op := range ops {
+		visit(op)
+	}
+	if e.scopes == nil {
+		e.scopes = map[*Region]*scopeIndex{}
+	}
+	e.scopes[region] = idx
+	return idx
 }
 
 type edit struct {
@@ -107,10 +169,16 @@ func (e *Editor) FreshName(prefix string) string {
 		e.names = map[string]bool{}
 		scanValues(e.m.Src, 0, len(e.m.Src), false, func(v ValueRef) { e.names[v.Name] = true })
 	}
-	for i := 0; ; i++ {
+	// Every "%prefixN" below next[prefix] is taken (handed out, or in the
+	// module): the search goes on from there, not from 0 each time.
+	if e.next == nil {
+		e.next = map[string]int{}
+	}
+	for i := e.next[prefix]; ; i++ {
 		n := "%" + prefix + strconv.Itoa(i)
 		if !e.names[n] {
 			e.names[n] = true
+			e.next[prefix] = i + 1
 			return n
 		}
 	}
@@ -130,42 +198,19 @@ func (e *Editor) RenameUses(def *Op, name string, index int, newName string, ski
 		e.fail(fmt.Errorf("rename %s: bad new name %q", name, newName))
 		return
 	}
-	var ops []*Op
-	if def.Parent != nil && def.Parent.Parent != nil {
-		for _, b := range def.Parent.Parent.Blocks {
-			ops = append(ops, b.Ops...)
-		}
-	} else {
-		ops = e.m.Body.Ops
-	}
-	var hits []ValueRef
-	clash := false
-	var visit func(op *Op)
-	visit = func(op *Op) {
-		skipped := skip != nil && skip(op)
-		e.m.Values(op, func(v ValueRef) {
-			if v.Name == base {
-				clash = true
-			}
-			if !skipped && v.Kind == Use && v.Name == name && (index < 0 || v.Index == index) {
-				hits = append(hits, v)
-			}
-		})
-		for _, r := range op.Regions {
-			for _, b := range r.Blocks {
-				e.m.LabelArgs(b, func(v ValueRef) { clash = clash || v.Name == base })
-				for _, o := range b.Ops {
-					visit(o)
-				}
-			}
-		}
-	}
-	for _, op := range ops {
-		visit(op)
-	}
-	if clash {
+	// The scope's names and uses are read once per editor (a module of many
+	// split all-reduces renames in one scope many times); the text they
+	// come from is the module's, which edits do not change.
+	idx := e.scope(def)
+	if idx.names[base] {
 		e.fail(fmt.Errorf("rename %s: %s is already used in its scope", name, newName))
 		return
+	}
+	var hits []ValueRef
+	for _, u := range idx.uses[name] {
+		if (skip == nil || !skip(u.op)) && (index < 0 || u.v.Index == index) {
+			hits = append(hits, u.v)
+		}
 	}
 	for _, v := range hits {
 		end := v.Off + len(v.Name)

@@ -102,6 +102,15 @@ func (m *Module) AttrValueSpan(op *Op, name string) (start, end int, ok bool) {
 
 // attrValueSpan is AttrValueSpan in an op whose layout is l.
 func (m *Module) attrValueSpan(l Layout, name string) (start, end int, ok bool) {
+	sp, ok := m.attrValueSpans(l)[name]
+	return sp.start, sp.end, ok
+}
+
+// attrValueSpans maps each attribute of the properties and the dictionary
+// of an op whose layout is l to the absolute span of its value (the first
+// entry of a name, properties first).
+func (m *Module) attrValueSpans(l Layout) map[string]span {
+	out := map[string]span{}
 	for _, d := range [][2]int{{l.PropsOpen + 2, l.PropsClose - 1}, {l.DictOpen + 1, l.DictClose}} {
 		if d[0] < 1 || d[1] < d[0] {
 			continue
@@ -109,7 +118,11 @@ func (m *Module) attrValueSpan(l Layout, name string) (start, end int, ok bool) 
 		inner := blankComments(m.Src[d[0]:d[1]])
 		for _, e := range splitTopSpans(inner, ',') {
 			eq := indexTop(inner[e.start:e.end], '=')
-			if eq < 0 || strings.Trim(strings.TrimSpace(inner[e.start:e.start+eq]), `"`) != name {
+			if eq < 0 {
+				continue
+			}
+			name := attrName(strings.TrimSpace(inner[e.start : e.start+eq]))
+			if _, seen := out[name]; seen {
 				continue
 			}
 			eq += e.start
@@ -120,10 +133,10 @@ func (m *Module) attrValueSpan(l Layout, name string) (start, end int, ok bool) 
 			for ve > vs && isBlank(inner[ve-1]) {
 				ve--
 			}
-			return d[0] + vs, d[0] + ve, true
+			out[name] = span{d[0] + vs, d[0] + ve}
 		}
 	}
-	return 0, 0, false
+	return out
 }
 
 // SetAttrs adds or replaces attributes of a generic op. values are printed
@@ -133,11 +146,16 @@ func (m *Module) attrValueSpan(l Layout, name string) (start, end int, ok bool) 
 // there, as MLIR reads them only from there. Discardable ones ("arc.x") go
 // into the attribute dictionary, which is created when missing.
 func (e *Editor) SetAttrs(op *Op, names []string, values []string) error {
-	m := e.m
-	l, err := m.Layout(op)
+	l, err := e.m.Layout(op)
 	if err != nil {
 		return err
 	}
+	return e.setAttrs(op, l, names, values)
+}
+
+// setAttrs is SetAttrs on an op whose layout is l.
+func (e *Editor) setAttrs(op *Op, l Layout, names []string, values []string) error {
+	m := e.m
 	entry := func(i int) string {
 		if values[i] == "" {
 			return names[i]
@@ -149,15 +167,16 @@ func (e *Editor) SetAttrs(op *Op, names []string, values []string) error {
 		present[a.Name] = true
 	}
 	var props, dict []string
+	spans := m.attrValueSpans(l)
 	for i, n := range names {
 		if present[n] && values[i] == "" {
 			continue // a unit attribute is there or set to a value: leave it
 		}
-		if start, end, ok := m.attrValueSpan(l, n); ok {
+		if sp, ok := spans[n]; ok {
 			if values[i] == "" { // "name = true" is how some printers spell a unit attribute
 				values[i] = "unit"
 			}
-			e.add(start, end, values[i])
+			e.add(sp.start, sp.end, values[i])
 			continue
 		}
 		if l.PropsOpen >= 0 && !strings.Contains(n, ".") {
