@@ -129,3 +129,25 @@ func Norms(n int) []byte {
 	fmt.Fprintf(&b, "    return %s, %s : %s, %s\n  }\n}\n", y, h, bf16, bf16)
 	return []byte(b.String())
 }
+
+// Packed returns a module of n two-operand all-reduces in one function,
+// their results packed ("%0:2", read as "%0#0" and "%0#1"), each reading
+// the one before: lowering one splits it into two calls and renames the
+// uses of its results, once per all-reduce in the same scope.
+func Packed(n int) []byte {
+	const t = "tensor<4096xf32>"
+	var b strings.Builder
+	b.Grow(n * 520)
+	b.WriteString("module @packed attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {\n")
+	fmt.Fprintf(&b, "  func.func public @main(%%x: %s, %%y: %s) -> (%s, %s) {\n", t, t, t, t)
+	x, y := "%x", "%y"
+	for i := range n {
+		fmt.Fprintf(&b, "    %%%d:2 = \"stablehlo.all_reduce\"(%s, %s) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> ({\n", i, x, y)
+		b.WriteString("    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n      %s = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %s : tensor<f32>\n")
+		fmt.Fprintf(&b, "    }) : (%s, %s) -> (%s, %s)\n", t, t, t, t)
+		fmt.Fprintf(&b, "    %%m%d = stablehlo.multiply %%%d#0, %%%d#1 : %s\n", i, i, i, t)
+		x, y = fmt.Sprintf("%%m%d", i), fmt.Sprintf("%%%d#1", i)
+	}
+	fmt.Fprintf(&b, "    return %s, %s : %s, %s\n  }\n}\n", x, y, t, t)
+	return []byte(b.String())
+}
