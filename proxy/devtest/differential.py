@@ -130,7 +130,7 @@ def generate(seed, procs, count):
     # First, the shape of the fused norm's reported failure: a small psum
     # (one block of arc's kernel), then norms whose rows span segments
     # (hidden 4096 and 8192, several rows), both results returned.
-    issue = [{"kind": "psum", "dtype": "float32", "shape": [7], "fill": "normal"},
+    issue = [{"kind": "psum", "dtype": "float32", "shape": [8], "fill": "normal"},
              {"kind": "norm", "dtype": "bfloat16", "shape": [8, 4096], "eps": 1e-6, "mean": "mean", "weight": "io",
               "variant": "plain", "residual": "arg", "fill": "normal"},
              {"kind": "norm", "dtype": "float32", "shape": [4, 8192], "eps": 1e-6, "mean": "mean", "weight": "f32",
