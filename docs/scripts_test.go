@@ -1,0 +1,28 @@
+package docs
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every shell script of the repository parses (bash -n): a script the docs
+// cite (.ci/coldtime for the README's timings) or the GPU machine runs must
+// not die before its first line, as .ci/coldtime once did on an apostrophe
+// inside its single-quoted awk program.
+func TestShellScriptsParse(t *testing.T) {
+	out, err := exec.Command("git", "-C", "..", "ls-files", "*.sh", ".ci/*").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v", err)
+	}
+	files := strings.Fields(string(out))
+	if len(files) == 0 {
+		t.Fatal("no scripts found")
+	}
+	for _, f := range files {
+		if msg, err := exec.Command("bash", "-n", filepath.Join("..", f)).CombinedOutput(); err != nil {
+			t.Errorf("bash -n %s: %v\n%s", f, err, msg)
+		}
+	}
+}
