@@ -333,6 +333,7 @@ func parseForce(s string) (int, passes.Force, error) {
 		return 0, passes.Force{}, errors.New("want INDEX=LOWERING[:CODEC] or all=LOWERING[:CODEC]")
 	}
 	low, codec, _ := strings.Cut(rest, ":")
+	codec = strings.ToLower(strings.TrimSpace(codec)) // codec words in any case, as --quant reads them
 	if !slices.Contains(passes.Lowerings, low) {
 		return 0, passes.Force{}, fmt.Errorf("unknown lowering %q (%s)", low, strings.Join(passes.Lowerings, ", "))
 	}

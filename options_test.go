@@ -43,6 +43,8 @@ func TestParseForce(t *testing.T) {
 		"5=native":           {Lowering: "native"},
 		"6=ring":             {Lowering: "ring"},
 		"all=twoshot:int8":   {Lowering: "twoshot", Codec: "int8"},
+		"0=twoshot:INT8":     {Lowering: "twoshot", Codec: "int8"}, // codec words in any case, as --quant's
+		"1=quickreduce:Fp":   {Lowering: "quickreduce", Codec: "fp"},
 	} {
 		i, got, err := parseForce(s)
 		if err != nil || got != want || (i == passes.ForceAll) != strings.HasPrefix(s, "all=") {

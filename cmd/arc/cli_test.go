@@ -383,3 +383,26 @@ func TestDumpDirNeverHalfWritten(t *testing.T) {
 		t.Errorf("01-analyse.mlir: %v, equal %v", err, bytes.Equal(got, src))
 	}
 }
+
+// A newcomer's first tries: a module with nothing to lower says so, and
+// ARC_* variables, which the command line does not read, are named with
+// the flags that do what they would.
+func TestCompileSaysWhatItDidNot(t *testing.T) {
+	for _, in := range []string{"", "module {}\n"} {
+		code, out, errs := runArc(t, in, "compile", "--target", "cuda:nvlink", "-")
+		if code != exitOK || out != in || !strings.HasPrefix(errs, "arc: note: <stdin> has no all-reduce: nothing to lower") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", in, code, out, errs)
+		}
+	}
+	t.Setenv("ARC_QUANT", "int8")
+	t.Setenv("ARC_MIN_BYTES", "1M")
+	code, _, errs := runArc(t, "module {}\n", "compile", "--target", "cuda:nvlink", "-")
+	want := "arc: note: ARC_QUANT, ARC_MIN_BYTES are set: arc compile reads its flags (--quant, --min-bytes), not the ARC_* variables"
+	if code != exitOK || !strings.HasPrefix(errs, want) {
+		t.Errorf("exit %d, stderr %q, want it to start %q", code, errs, want)
+	}
+	// a flag given is not a variable ignored
+	if _, _, errs := runArc(t, "module {}\n", "compile", "--target", "cuda:nvlink", "--quant", "int8", "-"); !strings.HasPrefix(errs, "arc: note: ARC_MIN_BYTES is set") {
+		t.Errorf("stderr %q, want only ARC_MIN_BYTES named", errs)
+	}
+}

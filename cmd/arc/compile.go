@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/decision"
@@ -36,6 +39,7 @@ func runCompile(args []string, io stdio) int {
 	if code, ok := parseFlags(fs, args, io); !ok {
 		return code
 	}
+	noteVariables(fs, io)
 	outs := []output{{flag: "-o", path: out}}
 	if fs.Changed("report") {
 		outs = append(outs, output{flag: "--report", path: report})
@@ -117,8 +121,29 @@ func warnUnlowered(name string, src []byte, target string, rep *passes.Report, e
 			}
 		}
 	}
-	if allReduces > 0 && lowered == 0 {
+	if allReduces == 0 {
+		fmt.Fprintf(io.err, "arc: note: %s has no all-reduce: nothing to lower (the module is unchanged)\n", name)
+		return
+	}
+	if lowered == 0 {
 		fmt.Fprintf(io.err, "arc: note: nothing lowered for %s: %d all-reduce operand(s) stay native (--explain says why; --strict makes this an error)\n",
 			target, allReduces)
+	}
+}
+
+// noteVariables says once that ARC_* variables set in the environment are
+// not read: they are the plugins' settings, and a compile on the command
+// line takes its flags (a script that sets ARC_QUANT for JAX and runs arc
+// compile beside it would otherwise think it quantized).
+func noteVariables(fs *pflag.FlagSet, io stdio) {
+	var set, flags []string
+	for _, s := range arc.Settings {
+		if s.Env != "" && os.Getenv(s.Env) != "" && !fs.Changed(s.Name) {
+			set, flags = append(set, s.Env), append(flags, "--"+s.Name)
+		}
+	}
+	if len(set) > 0 {
+		fmt.Fprintf(io.err, "arc: note: %s set: arc compile reads its flags (%s), not the ARC_* variables, which are the plugins' settings\n",
+			strings.Join(set, ", ")+map[bool]string{true: " is", false: " are"}[len(set) == 1], strings.Join(flags, ", "))
 	}
 }
