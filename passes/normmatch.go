@@ -190,11 +190,20 @@ func (f *flow) reader(def *ir.Op, value, what string) (*ir.HLO, string) {
 	h := f.op(rs[0])
 	switch {
 	case rs[0].Parent != f.block:
-		return nil, fmt.Sprintf("%s %s is read inside %s", what, value, rs[0].Parent.Parent.Parent.Name)
+		return nil, fmt.Sprintf("%s %s is read %s", what, value, where(rs[0]))
 	case !single(h):
 		return nil, fmt.Sprintf("%s %s is read by %s, which the matcher does not read", what, value, rs[0].Name)
 	}
 	return h, ""
+}
+
+// where says where an op outside the all-reduce's block sits: inside the
+// op whose region holds it, or in another block.
+func where(op *ir.Op) string {
+	if b := op.Parent; b != nil && b.Parent != nil && b.Parent.Parent != nil {
+		return "inside " + b.Parent.Parent.Name
+	}
+	return "in another block"
 }
 
 // other is the operand of a binary op that is not value, or "" when both
@@ -348,7 +357,7 @@ func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
 	case sq == nil:
 		return nil, fmt.Sprintf("%s is not squared: no RMSNorm of h follows", av)
 	case sq.Op.Parent != f.block:
-		return nil, fmt.Sprintf("%s is squared inside %s", av, sq.Op.Parent.Parent.Parent.Name)
+		return nil, fmt.Sprintf("%s is squared %s", av, where(sq.Op))
 	case !sameType(out(sq), f.f32()):
 		return nil, fmt.Sprintf("%s squares h to %s, not in f32", sq.Op.Name, out(sq))
 	}
