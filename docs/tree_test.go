@@ -1,0 +1,61 @@
+package docs
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The tree holds sources, documents and test data, never a build's output:
+// no executable or object file of any platform (a 20 MB ELF build of a test
+// driver was once committed with a refactor), whatever its name.
+func TestNoBuildOutputsInTheTree(t *testing.T) {
+	out, err := exec.Command("git", "-C", "..", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v", err)
+	}
+	magics := []struct {
+		what  string
+		magic []byte
+	}{
+		{"an ELF executable or object", []byte("\x7fELF")},
+		{"a Mach-O binary", []byte{0xcf, 0xfa, 0xed, 0xfe}},
+		{"a Mach-O binary", []byte{0xce, 0xfa, 0xed, 0xfe}},
+		{"a universal Mach-O binary", []byte{0xca, 0xfe, 0xba, 0xbe}},
+		{"a Windows executable", []byte("MZ")},
+		{"an ar archive (.a)", []byte("!<arch>\n")},
+	}
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		switch filepath.Ext(f) {
+		case ".o", ".so", ".a", ".dylib", ".dll", ".exe", ".test", ".pyc", ".whl", ".cubin", ".fatbin":
+			t.Errorf("%s: a build output is committed", f)
+			continue
+		}
+		fh, err := os.Open(filepath.Join("..", f))
+		if err != nil {
+			continue // a file of the index deleted in the work tree
+		}
+		head := make([]byte, 8)
+		n, _ := fh.Read(head)
+		fh.Close()
+		for _, m := range magics {
+			if bytes.HasPrefix(head[:n], m.magic) && !(m.what == "a Windows executable" && !looksPE(filepath.Join("..", f))) {
+				t.Errorf("%s: %s is committed", f, m.what)
+			}
+		}
+	}
+}
+
+// looksPE tells a Windows executable ("MZ", then a PE header where the DOS
+// header points) from a text file that happens to start with "MZ".
+func looksPE(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 0x40 {
+		return false
+	}
+	off := int(b[0x3c]) | int(b[0x3d])<<8 | int(b[0x3e])<<16 | int(b[0x3f])<<24
+	return off > 0 && off+4 <= len(b) && bytes.Equal(b[off:off+4], []byte("PE\x00\x00"))
+}
