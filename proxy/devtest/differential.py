@@ -708,6 +708,16 @@ def norm_reference(h, w, s):
     return z * f64(w), ms
 
 
+def settled(key, a, n):
+    """The check of an output that needs no bound: another shape or type
+    (a mismatch), or the same bits; None when the bits differ."""
+    if a is None or a.shape != n.shape or a.dtype != n.dtype:
+        return (key, False, "shape", f"arc {None if a is None else (a.shape, a.dtype)} vs native {(n.shape, n.dtype)}")
+    if identical(a, n):
+        return (key, True, "identical", "")
+    return None
+
+
 def verdict_generated(s, procs, native, arc):
     """Checks of one generated program's outputs, each a (name, ok, how, why)."""
     import numpy as np
@@ -719,12 +729,8 @@ def verdict_generated(s, procs, native, arc):
     for p in range(procs):
         for name in native[p]:
             a, n = arc[p].get(name), native[p][name]
-            if a is None or a.shape != n.shape or a.dtype != n.dtype:
-                checks.append((f"p{p}.{name}", False, "shape",
-                               f"arc {None if a is None else (a.shape, a.dtype)} vs native {(n.shape, n.dtype)}"))
-                continue
-            if identical(a, n):
-                checks.append((f"p{p}.{name}", True, "identical", ""))
+            if c := settled(f"p{p}.{name}", a, n):
+                checks.append(c)
                 continue
             # what each output may differ by
             if s["kind"] in ("psum", "multi", "loop") or name == "h":
@@ -780,12 +786,8 @@ def verdict_corpus(procs, native, arc, fused):
     for p in range(procs):
         for name in native[p]:
             a, n = arc[p].get(name), native[p][name]
-            if a is None or a.shape != n.shape or a.dtype != n.dtype:
-                checks.append((f"p{p}.{name}", False, "shape",
-                               f"arc {None if a is None else (a.shape, a.dtype)} vs native {(n.shape, n.dtype)}"))
-                continue
-            if identical(a, n):
-                checks.append((f"p{p}.{name}", True, "identical", ""))
+            if c := settled(f"p{p}.{name}", a, n):
+                checks.append(c)
                 continue
             if fused and (a.dtype.kind == "f" or a.dtype.name == "bfloat16"):
                 dt = a.dtype.name if a.dtype.name in U else "float32"
