@@ -270,16 +270,24 @@ func (p *tokens) find(kind byte, text string) int {
 		if depth == 0 && t.kind == kind && t.text == text {
 			return j
 		}
-		if t.kind == 'p' {
-			switch t.text {
-			case "(", "[", "{", "<":
-				depth++
-			case ")", "]", "}", ">":
-				depth--
-			}
-		}
+		depth += nesting(t)
 	}
 	return -1
+}
+
+// nesting is how a token changes the bracket depth: +1 for an opening
+// bracket, -1 for a closing one, 0 for any other token.
+func nesting(t tok) int {
+	if t.kind != 'p' {
+		return 0
+	}
+	switch t.text {
+	case "(", "[", "{", "<":
+		return 1
+	case ")", "]", "}", ">":
+		return -1
+	}
+	return 0
 }
 
 // before reports whether every token from the cursor to end satisfies ok.
@@ -303,22 +311,15 @@ func (p *tokens) group() ([]tok, bool) {
 	depth := 0
 	for j := p.i; j < len(p.ts); j++ {
 		t := p.ts[j]
-		if t.kind != 'p' {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{", "<":
-			depth++
-		case ")", "]", "}", ">":
-			depth--
-			if depth == 0 {
-				if t.text != closer {
-					return nil, false
-				}
-				inner := p.ts[p.i+1 : j]
-				p.i = j + 1
-				return inner, true
+		step := nesting(t)
+		depth += step
+		if step < 0 && depth == 0 {
+			if t.text != closer {
+				return nil, false
 			}
+			inner := p.ts[p.i+1 : j]
+			p.i = j + 1
+			return inner, true
 		}
 	}
 	return nil, false
@@ -329,19 +330,10 @@ func splitComma(ts []tok) [][]tok {
 	var out [][]tok
 	depth, last := 0, 0
 	for j, t := range ts {
-		if t.kind != 'p' {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{", "<":
-			depth++
-		case ")", "]", "}", ">":
-			depth--
-		case ",":
-			if depth == 0 {
-				out = append(out, ts[last:j])
-				last = j + 1
-			}
+		depth += nesting(t)
+		if depth == 0 && t.kind == 'p' && t.text == "," {
+			out = append(out, ts[last:j])
+			last = j + 1
 		}
 	}
 	if len(ts) > 0 {
