@@ -798,37 +798,3 @@ func rowsOnly(layout []int, shape []int64) bool {
 	}
 	return true
 }
-
-// OpView is one op as MatchNorm reads it, in either form: what the oracle
-// needs to interpret the ops a fusion removed.
-type OpView struct {
-	Kind     string // the name less "stablehlo."
-	Result   string
-	Operands []string
-	Ins      []ir.TensorType
-	Out      ir.TensorType
-	Dims     []int64 // broadcast_in_dim's dimensions, reduce's
-	Splat    float32 // a constant's value, when Kind is "constant" and every element is it
-	IsSplat  bool
-	AddsTwo  bool // a reduce whose computation adds its two arguments
-}
-
-// ViewOp reads an op of one result for the oracle; false for any other.
-func ViewOp(m *ir.Module, op *ir.Op) (OpView, bool) {
-	h, ok := m.HLO(op)
-	if !ok || !single(h) {
-		return OpView{}, false
-	}
-	v := OpView{Kind: h.Kind, Result: h.Results[0], Operands: h.Operands, Ins: h.OperandTypes, Out: out(h)}
-	switch h.Kind {
-	case "broadcast_in_dim":
-		v.Dims, ok = h.Ints("broadcast_dimensions")
-	case "reduce":
-		v.Dims, ok = h.Ints("dimensions")
-		r := m.Reducer(h)
-		v.AddsTwo = r == "stablehlo.add" || r == "mhlo.add"
-	case "constant":
-		v.Splat, v.IsSplat = h.SplatF32()
-	}
-	return v, ok
-}
