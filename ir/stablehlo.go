@@ -23,6 +23,7 @@ type HLO struct {
 	Results, Operands         []string
 	OperandTypes, ResultTypes []TensorType
 	attrs                     []Attr
+	value                     *Dense // a constant's, read with its types
 }
 
 // HLO reads op, an op of the stablehlo or mhlo dialect whose operands are
@@ -67,7 +68,7 @@ func (h *HLO) readTypes(m *Module) bool {
 		if err != nil || len(h.Results) != 1 || len(h.Operands) != 0 {
 			return false
 		}
-		h.ResultTypes = []TensorType{d.Type}
+		h.value, h.ResultTypes = d, []TensorType{d.Type}
 		return true
 	}
 	ins, outs, ok := m.FuncType(h.Op)
@@ -138,14 +139,11 @@ func (h *HLO) Value() string {
 // reads the literal: a decimal is the nearest double rounded to f32, a
 // hexadecimal literal the element's bits.
 func (h *HLO) SplatF32() (float32, bool) {
-	if h.Kind != "constant" {
+	d := h.value
+	if h.Kind != "constant" || d == nil || d.Type.Elem != "f32" || !d.Splat {
 		return 0, false
 	}
 	v := h.Value()
-	d, err := ParseDense(v)
-	if err != nil || d.Type.Elem != "f32" || !d.Splat {
-		return 0, false
-	}
 	lit := strings.TrimSpace(v[len("dense<"):])
 	lit = lit[:indexTop(lit, '>')]
 	lit = strings.TrimSpace(lit)
