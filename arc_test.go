@@ -359,3 +359,36 @@ func TestWriteOutputsForTheVerifier(t *testing.T) {
 	}
 	t.Logf("%d inputs, %d outputs in %s", len(ins), written, dir)
 }
+
+// The lowering carries out the norms the fuse pass matched (passes.Row's
+// Fusion) without matching them again; a compile of fuse's output alone
+// matches them afresh. Both give the same module, byte for byte.
+func TestFusionsCarriedAsMatchedAgain(t *testing.T) {
+	files := []string{"examples/llama/model.mlir", "testdata/fuse/jax_weight_io.mlir", "testdata/fuse/jax_f32_rank3.mlir",
+		"testdata/fuse/f32_h_returned.mlir", "testdata/fuse/jax_llama_layer.mlir", "testdata/fuse/two_sums_one_add.mlir",
+		"testdata/fixtures/jax_llama_block_tp4_f32.mlir"}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, _, err := arc.Compile(f, src, arc.Options{Target: "cuda:nvlink"})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !bytes.Contains(whole, []byte(`norm = "rmsnorm"`)) {
+			t.Fatalf("%s: nothing fused", f)
+		}
+		fused, _, err := arc.Compile(f, src, arc.Options{Target: "cuda:nvlink", Passes: []string{"analyse", "select", "fuse"}})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		apart, _, err := arc.Compile(f, fused, arc.Options{Target: "cuda:nvlink", Passes: []string{"lower-cuda", "verify"}})
+		if err != nil {
+			t.Fatalf("%s, lowered apart: %v", f, err)
+		}
+		if !bytes.Equal(whole, apart) {
+			t.Errorf("%s: the lowering of fuse's matches differs from a lowering that matches again", f)
+		}
+	}
+}

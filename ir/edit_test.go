@@ -270,3 +270,45 @@ func TestEditorTrailingCommentAndCRLF(t *testing.T) {
 		}
 	}
 }
+
+// Counterparts finds each op at its place in a module whose text only
+// gained attributes, and refuses a module whose tree moved.
+func TestCounterparts(t *testing.T) {
+	src := "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  %1 = \"stablehlo.while\"(%0) ({\n  ^bb0(%x: tensor<4xf32>):\n    %2 = stablehlo.multiply %x, %x : tensor<4xf32>\n    stablehlo.return %2 : tensor<4xf32>\n  }) : (tensor<4xf32>) -> tensor<4xf32>\n  return %1 : tensor<4xf32>\n}\n"
+	m, err := ParseString("a.mlir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var add, mul *Op
+	m.Walk(func(op *Op) bool {
+		switch op.Name {
+		case "stablehlo.add":
+			add = op
+		case "stablehlo.multiply":
+			mul = op
+		}
+		return true
+	})
+	edited := strings.Replace(strings.Replace(src, "%a, %a :", "%a, %a {x = 1} :", 1), "%x, %x :", "%x, %x {y = 2} :", 1)
+	n, err := ParseString("b.mlir", edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[*Op]*Op{add: nil, mul: nil}
+	if !m.Counterparts(n, want) {
+		t.Fatal("Counterparts refused a module that only gained attributes")
+	}
+	if want[add] == nil || n.Src[want[add].Start:want[add].End] != "%0 = stablehlo.add %a, %a {x = 1} : tensor<4xf32>" {
+		t.Errorf("the add's counterpart is %v", want[add])
+	}
+	if want[mul] == nil || want[mul].Name != "stablehlo.multiply" || want[mul].Parent == mul.Parent {
+		t.Errorf("the multiply's counterpart is %v", want[mul])
+	}
+	moved, err := ParseString("c.mlir", strings.Replace(src, "    %2 = stablehlo.multiply %x, %x : tensor<4xf32>\n", "    %2 = stablehlo.multiply %x, %x : tensor<4xf32>\n    %3 = stablehlo.negate %x : tensor<4xf32>\n", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Counterparts(moved, map[*Op]*Op{add: nil, mul: nil}) {
+		t.Error("Counterparts took a block with another op for the same block")
+	}
+}

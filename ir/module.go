@@ -92,6 +92,46 @@ func memoized[T any](m *Module, cache *map[*Op]T, op *Op, read func(*Op) T) T {
 
 func clip[T any](s []T) []T { return s[:len(s):len(s)] }
 
+// Counterparts sets, for each op of m among want's keys, its value to the op
+// at the same place in n: a module parsed from an edit of m's text that
+// changed no op's place (attributes added, say). It reports false, with
+// want partly filled, where n's tree is not m's shape. The walk stops once
+// every wanted op is found.
+func (m *Module) Counterparts(n *Module, want map[*Op]*Op) bool {
+	left := len(want)
+	var walk func(a, b *Block) bool
+	walk = func(a, b *Block) bool {
+		if len(a.Ops) != len(b.Ops) {
+			return false
+		}
+		for i, op := range a.Ops {
+			if left == 0 {
+				return true
+			}
+			o := b.Ops[i]
+			if op.Name != o.Name || len(op.Regions) != len(o.Regions) {
+				return false
+			}
+			if _, ok := want[op]; ok {
+				want[op] = o
+				left--
+			}
+			for r, region := range op.Regions {
+				if len(region.Blocks) != len(o.Regions[r].Blocks) {
+					return false
+				}
+				for k, blk := range region.Blocks {
+					if !walk(blk, o.Regions[r].Blocks[k]) {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	return walk(m.Body, n.Body) && left == 0
+}
+
 // Op is one operation (or, at the top level, an attribute alias definition).
 type Op struct {
 	// Name is the operation name, "stablehlo.all_reduce" or "func.func", without

@@ -35,6 +35,7 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 	ed := m.Edit()
 	norms := NewNormMatcher(m)
 	claimed := map[*ir.Op]*ir.Op{} // an op a fusion replaces -> its all-reduce
+	fusions := map[*ir.Op]*NormFusion{}
 	for _, rows := range byOp(a.Rows) {
 		row := rows[0]
 		c := row.Collective
@@ -77,6 +78,7 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 				for _, op := range fz.Ops {
 					claimed[op] = c.Op
 				}
+				fusions[c.Op] = fz
 			}
 		}
 		if err := decision.WriteFuse(ed, c.Op, fuse, why); err != nil {
@@ -86,5 +88,35 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 	if err := s.Apply(ed); err != nil || s.Module == m {
 		return err
 	}
-	return a.Rebind(s.Module) // fuse adds attributes only, as select does
+	was := make([]*ir.Op, len(a.Rows))
+	for i := range a.Rows {
+		was[i] = a.Rows[i].Collective.Op
+	}
+	if err := a.Rebind(s.Module); err != nil { // fuse adds attributes only, as select does
+		return err
+	}
+	keep(m, s.Module, a, was, fusions)
+	return nil
 })
+
+// keep gives the rows of the fused all-reduces their fusions, taken from m,
+// the module fuse matched them in, to n, the one it wrote (rows' ops were
+// was in m): the lowering then carries them out without matching again.
+// Where n's ops cannot be told from m's, it gives none, and the lowering
+// matches again.
+func keep(m, n *ir.Module, a *Analysis, was []*ir.Op, fused map[*ir.Op]*NormFusion) {
+	to := map[*ir.Op]*ir.Op{}
+	for _, fz := range fused {
+		for _, op := range append([]*ir.Op{fz.AllReduce, fz.At, fz.Last}, fz.Ops...) {
+			to[op] = nil
+		}
+	}
+	if len(fused) == 0 || !m.Counterparts(n, to) {
+		return
+	}
+	for i := range a.Rows {
+		if fz := fused[was[i]]; fz != nil {
+			a.Rows[i].Fusion = fz.in(to)
+		}
+	}
+}

@@ -36,6 +36,21 @@ type NormFusion struct {
 	Ops []*ir.Op
 }
 
+// in is the fusion with its ops taken to their counterparts in another
+// module (ir.Module.Counterparts), or nil where one has none.
+func (fz *NormFusion) in(to map[*ir.Op]*ir.Op) *NormFusion {
+	out := *fz
+	out.Ops = make([]*ir.Op, len(fz.Ops))
+	for i, op := range fz.Ops {
+		out.Ops[i] = to[op]
+	}
+	out.AllReduce, out.At, out.Last = to[fz.AllReduce], to[fz.At], to[fz.Last]
+	if out.AllReduce == nil || out.At == nil || out.Last == nil || slices.Contains(out.Ops, nil) {
+		return nil
+	}
+	return &out
+}
+
 // MatchNorm reads what the program does with the result of the all-reduce
 // op: a NormFusion when it is the residual add and RMSNorm, exactly; else
 // nil and why not, in words, and whether a residual add follows (a near

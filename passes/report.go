@@ -61,6 +61,11 @@ type Row struct {
 	// SPMD partitioner partitions every other op of a partitioned program.
 	Partitions int64 `json:"-"`
 	Manual     bool  `json:"-"`
+	// Fusion is the residual add and norm the fuse pass fused with the
+	// all-reduce, as it matched them, in the analysis's module: the
+	// lowering carries it out without matching again (nil: not fused, or
+	// fused by a compile before this one).
+	Fusion *NormFusion `json:"-"`
 }
 
 // Analysis is what the analyse pass learns of a module, once per compile:

@@ -47,7 +47,10 @@ func (l *lowerer) lowerFused(op *ir.Op, rows []*passes.Row) error {
 	if len(rows) != 1 || !rows[0].RunsKernel() {
 		return m.Errorf(int(op.Start), "%s: %s = %q on an all-reduce that does not run one of arc's kernels", op.Name, decision.AttrFuse, decision.NormRMS)
 	}
-	fz, why, _ := l.norms.Match(rows[0].Collective)
+	fz, why := rows[0].Fusion, ""
+	if fz == nil || fz.AllReduce != op { // fused by an earlier compile, or --passes without fuse
+		fz, why, _ = l.norms.Match(rows[0].Collective)
+	}
 	if fz == nil {
 		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, decision.AttrFuse, decision.NormRMS, why)
 	}
