@@ -73,15 +73,19 @@ runtime-devbin: plugin
 	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./proxy/devtest
 	cd $$($(GO) list -m -f '{{.Dir}}' github.com/gomlx/gomlx) && $(GO) test -c -ldflags='-s -w' -o $(CURDIR)/.devbin/gomlx_graph.test ./pkg/core/graph
 
-# device-bin-differential (here): what proxy/devtest/differential.sh needs on
-# the GPU machine: the plugin, arc, the converter, and an arc whose fused
-# calls carry the epsilon doubled (-tags arc_planted_eps), which the check
-# must catch (docs/ACCURACY.md, "The differential check").
+# device-bin-differential (here): what proxy/devtest/differential.sh and
+# differential_all.sh need on the GPU machine: the plugin, arc, the
+# converter, an arc whose fused calls carry the epsilon doubled (-tags
+# arc_planted_eps) and the fused kernel's source before its fix (98a4d52^),
+# which the check must catch (docs/ACCURACY.md, "The differential check"),
+# and arc's outputs of the corpus for StableHLO's verifier.
 .PHONY: device-bin-differential
 device-bin-differential: plugin
 	@mkdir -p .devbin
 	cp build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py build/arc .devbin/
 	$(GO) build -tags arc_planted_eps -trimpath -ldflags='-s -w' -o .devbin/arc-planted-eps ./cmd/arc
+	@mkdir -p .devbin/before && git show 98a4d52^:gpu/arc_fused.cu >.devbin/before/arc_fused.cu
+	rm -rf .devbin/verify && ARC_VERIFY_DIR=$(CURDIR)/.devbin/verify $(GO) test . -run TestWriteOutputsForTheVerifier -count=1
 
 # ---- gpu: arc's all-reduce kernels (docs/KERNELS.md) ----
 # gpu (GPU machine): build/libarc_gpu.so from every gpu/*.cu and *.cc
