@@ -77,6 +77,10 @@ func MatchNorm(m *ir.Module, op *ir.Op) (fz *NormFusion, why string, near bool) 
 type NormMatcher struct {
 	m *ir.Module
 	g *defUse
+	// added holds the names ("%x" of "%x#1", any scope) of the values that
+	// the module's adds read: a sum none of them reads has no residual add,
+	// which a match can say without the def-use.
+	added map[string]bool
 }
 
 // NewNormMatcher reads nothing yet.
@@ -85,12 +89,37 @@ func NewNormMatcher(m *ir.Module) *NormMatcher { return &NormMatcher{m: m} }
 // Match is MatchNorm for one collective of the matcher's module, as the
 // analysis read it.
 func (nm *NormMatcher) Match(c *ir.Collective) (fz *NormFusion, why string, near bool) {
+	if !nm.readByAdd(c.Op) {
+		return nil, "no add reads the sum", false
+	}
 	if nm.g == nil {
 		nm.g = newDefUse(nm.m)
 	}
 	f := &flow{defUse: nm.g, removed: map[*ir.Op]bool{}, block: c.Op.Parent}
 	fz, why = f.match(c)
 	return fz, why, fz == nil && f.added
+}
+
+// readByAdd says whether an add of StableHLO or MHLO reads a value of op's
+// name, in any scope: where none does, no residual add follows op, and
+// the module's def-use (its cost) is not needed to say so.
+func (nm *NormMatcher) readByAdd(op *ir.Op) bool {
+	if nm.added == nil {
+		nm.added = map[string]bool{}
+		nm.m.Walk(func(o *ir.Op) bool {
+			if o.Name == "stablehlo.add" || o.Name == "mhlo.add" {
+				nm.m.Values(o, func(v ir.ValueRef) {
+					if v.Kind == ir.Use {
+						nm.added[v.Name] = true
+					}
+				})
+			}
+			return true
+		})
+	}
+	read := false
+	nm.m.Values(op, func(v ir.ValueRef) { read = read || v.Kind == ir.Result && nm.added[v.Name] })
+	return read
 }
 
 // defUse is a module's values: where each is defined (ir.Defs, MLIR's

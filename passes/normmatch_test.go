@@ -129,3 +129,41 @@ func TestMatchNormJAXFixtures(t *testing.T) {
 		}
 	}
 }
+
+// A sum that no add reads is not a fusion, said without reading the
+// module's def-use (the 50 MB benchmark module's all-reduces feed dots);
+// one an add reads, in any form, is matched in full.
+func TestMatchWithoutAddReadsNoDefUse(t *testing.T) {
+	const head = `func.func @f(%x: tensor<8x64xf32>, %r: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<8x64xf32>) -> tensor<8x64xf32>
+`
+	for _, c := range []struct {
+		name, body string
+		read       bool
+	}{
+		{"a multiply reads it", "  %1 = stablehlo.multiply %0, %r : tensor<8x64xf32>\n  return %1 : tensor<8x64xf32>\n}\n", false},
+		{"a pretty add reads it", "  %1 = stablehlo.add %r, %0 : tensor<8x64xf32>\n  return %1 : tensor<8x64xf32>\n}\n", true},
+		{"a generic add reads it", "  %1 = \"stablehlo.add\"(%0, %r) : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>\n  return %1 : tensor<8x64xf32>\n}\n", true},
+	} {
+		m, err := ir.ParseString("a.mlir", head+c.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := m.Collectives()
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("%s: collectives %v, %v", c.name, cs, err)
+		}
+		nm := NewNormMatcher(m)
+		fz, why, near := nm.Match(cs[0])
+		if fz != nil {
+			t.Errorf("%s: fused", c.name)
+		}
+		if (nm.g != nil) != c.read || near != c.read {
+			t.Errorf("%s: def-use read %v, near miss %v (%s), want %v", c.name, nm.g != nil, near, why, c.read)
+		}
+	}
+}
