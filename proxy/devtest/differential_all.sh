@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# differential_all.sh: issue 33's acceptance run in one device call (about
+# differential_all.sh: the differential check's acceptance run in one device call (about
 # 8 minutes on 16 cores): the differential check of this tree (1, 2 and 4
 # processes under MPS, detection and every GPU target, fusion on and off),
 # beside it the two planted defects it must catch, and StableHLO's own
