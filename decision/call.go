@@ -240,8 +240,12 @@ func target(m *ir.Module, op *ir.Op) string {
 	if op.Name != "stablehlo.custom_call" && op.Name != "mhlo.custom_call" {
 		return ""
 	}
-	v, _ := m.Attr(op, "call_target_name")
-	if t := ir.Unquote(v); slices.Contains(Targets, t) {
+	t := m.Callee(op) // the pretty form names it: custom_call @arc_allreduce(...)
+	if op.Generic {
+		v, _ := m.Attr(op, "call_target_name")
+		t = ir.Unquote(v)
+	}
+	if slices.Contains(Targets, t) {
 		return t
 	}
 	return ""
@@ -292,7 +296,7 @@ func ParseCall(m *ir.Module, op *ir.Op) (*Call, error) {
 	}
 	var cfg string
 	have := false
-	for _, a := range m.Attrs(op) {
+	for _, a := range m.OpAttrs(op) {
 		v := ir.Unquote(ir.StripType(a.Value))
 		switch a.Name {
 		case "backend_config":

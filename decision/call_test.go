@@ -264,3 +264,40 @@ func FuzzParseCall(f *testing.F) {
 		}
 	})
 }
+
+// A call in MLIR's pretty form (`stablehlo.custom_call @arc_allreduce(...)`,
+// as stablehlo-opt prints arc's output) is arc's call like the generic one:
+// listed, read and checked the same way, its errors at the op.
+func TestPrettyCallsAreCalls(t *testing.T) {
+	const cfg = `{api_version = 4 : i32, backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: %s>, groups = array<i64: %s>, link = "peer", world = 2 : i64}, has_side_effect = true}`
+	for _, tc := range []struct{ callee, ids, want string }{
+		{"@arc_allreduce", "0, 1", ""},
+		{"@arc_allreduce", "0, 1, 2", `test.mlir:1:1: stablehlo.custom_call: backend_config: bad groups "array<i64: 0, 1, 2>"`},
+		{`@"arc_allreduce"`, "1, 0", ""},
+		{"@other_call", "0, 0", "not a call"},
+	} {
+		src := `%0 = stablehlo.custom_call ` + tc.callee + `(%x) ` + fmt.Sprintf(cfg, tc.ids, tc.ids) + ` : (tensor<4096xf16>) -> tensor<4096xf16>`
+		m, err := ir.ParseString("test.mlir", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := decision.Collectives(m)
+		switch {
+		case tc.want == "not a call":
+			if err != nil || len(cs) != 0 {
+				t.Errorf("%s: %d collectives, %v; want none", tc.callee, len(cs), err)
+			}
+		case tc.want != "":
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%s %s: got %v, want %s", tc.callee, tc.ids, err, tc.want)
+			}
+		case err != nil || len(cs) != 1 || !decision.IsCall(cs[0]):
+			t.Errorf("%s %s: %d collectives, %v; want arc's call", tc.callee, tc.ids, len(cs), err)
+		default:
+			c, err := decision.ParseCall(m, cs[0].Op)
+			if err != nil || c == nil || c.Algo != "oneshot" || c.World != 2 || len(c.OperandTypes) != 1 {
+				t.Errorf("%s: read %+v, %v", tc.callee, c, err)
+			}
+		}
+	}
+}

@@ -116,6 +116,25 @@ func (m *Module) OpAttrs(op *Op) []Attr {
 	return prettyAttrs(kind, m.header(op))
 }
 
+// Callee is the symbol a pretty op names right after its name, quotes
+// removed ("f" of `stablehlo.custom_call @f(%x)` or `@"f"`), or "" where
+// the op names none (a generic op keeps it in an attribute).
+func (m *Module) Callee(op *Op) string {
+	if op.Generic {
+		return ""
+	}
+	toks := tokens(m.header(op))
+	switch {
+	case len(toks) == 0 || !strings.HasPrefix(toks[0].text, "@"):
+		return ""
+	case toks[0].text == "@" && len(toks) > 1 && strings.HasPrefix(toks[1].text, `"`) && toks[1].start == toks[0].end:
+		return Unquote(toks[1].text) // @"name"
+	case strings.HasPrefix(toks[0].text, `@"`):
+		return Unquote(toks[0].text[1:])
+	}
+	return toks[0].text[1:]
+}
+
 // Attr is the value of the named attribute, and whether the op has it.
 func (h *HLO) Attr(name string) (string, bool) { return AttrValue(h.attrs, name) }
 

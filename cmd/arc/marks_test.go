@@ -174,6 +174,12 @@ func call(replicas int, typ, cfg string) string {
 `, replicas, typ, cfg)
 }
 
+// pretty is src with its arc_allreduce call in MLIR's pretty form.
+func pretty(src string) string {
+	out := strings.Replace(src, `"stablehlo.custom_call"(%a)`, `stablehlo.custom_call @arc_allreduce(%a)`, 1)
+	return strings.Replace(out, `, call_target_name = "arc_allreduce"`, "", 1)
+}
+
 // config is a backend_config of arc's call.
 func config(algo, codec, devices, groups, link, world string) string {
 	return fmt.Sprintf(`algo = %q, cast = 0 : i64, codec = %q, devices = array<i64: %s>, groups = array<i64: %s>, link = %q, world = %s`, algo, codec, devices, groups, link, world)
@@ -240,6 +246,14 @@ func TestHandWrittenCalls(t *testing.T) {
 		{"a call kept by the identity target", call(2, f16, config("twoshot", "int4", "0, 1", "0, 1", "peer", "2 : i64")), []string{"--target", "none"}, ""},
 		{"a bad call under the identity target", call(2, f16, config("oneshot", "none", "0, 1, 2, 3", "0, 1, 2, 3", "peer", "2 : i64")), []string{"--target", "none"},
 			`^arc: IN:3:5: stablehlo\.custom_call: groups name process 2`},
+		// The pretty form, as stablehlo-opt prints arc's output.
+		{"a pretty call as arc writes it", pretty(call(2, f16, good)), nil, ""},
+		{"a pretty call with a repeated process", pretty(call(2, f16, config("oneshot", "none", "0, 0", "0, 0", "peer", "2 : i64"))), nil,
+			`^arc: IN:3:5: stablehlo\.custom_call: process 0 is in the groups twice$`},
+		{"a pretty call outside the module's replicas", pretty(call(2, f16, config("oneshot", "none", "0, 1, 2, 3", "0, 1, 2, 3", "peer", "2 : i64"))), nil,
+			`^arc: IN:3:5: stablehlo\.custom_call: groups name process 2, but the module's grid has 2 processes`},
+		{"a pretty lossy call without --quant", pretty(call(2, f16, config("twoshot", "int4", "0, 1", "0, 1", "peer", "2 : i64"))), nil,
+			`^arc: IN:3:5: .*codec int4 changes more than the order of the additions`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			args := []string{"compile", "--target", "cuda:nvlink"}
