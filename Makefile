@@ -60,9 +60,16 @@ build/arc_mlir_to_text.py: proxy/arc_mlir_to_text.py
 
 # wheel: dist/arc_jax-*.whl, what a JAX user installs with pip (python/,
 # docs/RUNTIME.md): the proxy, arc, libarc_gpu.so and the converter. It needs
-# Go, gcc and nvcc; on a machine without Go, `make plugin` elsewhere and carry build/.
-.PHONY: wheel
-wheel: plugin build/libarc_gpu.so
+# Go, gcc and nvcc; on a machine without Go, `make plugin` elsewhere, carry
+# build/ and run python/build_wheel.py there after `make build/libarc_gpu.so`.
+# wheel-files: what it packs, in build/. pyproject.toml's backend
+# (python/arc_build.py: pip wheel ., python -m build) runs it and packs the
+# same files with the same python/build_wheel.py. ARC_WHEEL_CPU_ONLY=1 leaves
+# libarc_gpu.so out (no nvcc): a wheel labelled +cpuonly that cannot run
+# arc's kernels, for testing the packaging only.
+.PHONY: wheel wheel-files
+wheel-files: plugin $(if $(filter 1,$(strip $(ARC_WHEEL_CPU_ONLY))),,build/libarc_gpu.so)
+wheel: wheel-files
 	python3 python/build_wheel.py --build build --out dist
 
 # runtime-devbin: what proxy/devtest/run.sh needs on the GPU machine,

@@ -4,6 +4,14 @@ bytecode converter, with the jax_plugins entry point through which JAX finds
 it. Only the standard library: it runs wherever make does.
 
     python3 python/build_wheel.py --build build --out dist
+
+This file is the one home of what the wheel holds and of its metadata:
+pyproject.toml's build backend (arc_build.py: pip wheel ., python -m build)
+packs the files make built with build() too.
+
+ARC_WHEEL_CPU_ONLY=1 leaves libarc_gpu.so out (a build without nvcc) and
+labels the version +cpuonly: such a wheel cannot run arc's kernels and is
+for testing the packaging only.
 """
 
 import argparse
@@ -25,6 +33,8 @@ PAYLOAD = [
     ("libarc_gpu.so", "libarc_gpu.so", False),
     ("arc_mlir_to_text.py", "arc_mlir_to_text.py", False),
 ]
+GPU_LIB = "libarc_gpu.so"  # the one file nvcc builds
+CPU_ONLY = "cpuonly"  # the local version label of a wheel without it
 TAG = "py3-none-linux_x86_64"  # native code for x86-64 Linux, any Python 3
 
 METADATA = """Metadata-Version: 2.1
@@ -61,25 +71,53 @@ def pep440(arc_version: str) -> str:
     return m.group(1) + (".dev0" if v.endswith("-dev") else "")
 
 
+def cpu_only(environ=os.environ) -> bool:
+    """Whether ARC_WHEEL_CPU_ONLY=1 asks for a wheel without GPU_LIB."""
+    return environ.get("ARC_WHEEL_CPU_ONLY", "").strip() == "1"
+
+
+def arc_version(build_dir: str) -> str:
+    """The version of the arc binary in build_dir, as PEP 440 spells it."""
+    arc = os.path.join(build_dir, "arc")
+    try:
+        out = subprocess.run([arc, "version"], capture_output=True, text=True, timeout=60)
+    except OSError as e:
+        raise SystemExit(f"build_wheel: {arc} version: {e}")
+    if out.returncode != 0:
+        raise SystemExit(f"build_wheel: {arc} version: {out.stderr.strip()}")
+    return pep440(out.stdout)
+
+
+def metadata(version: str) -> str:
+    """The wheel's METADATA, which is also an sdist's PKG-INFO."""
+    return METADATA.format(version=version)
+
+
 def record_line(name: str, data: bytes) -> str:
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     return f"{name},sha256={digest},{len(data)}"
 
 
-def build(build_dir: str, out_dir: str, version: str) -> str:
+def build(build_dir: str, out_dir: str, version: str, gpu: bool = True) -> str:
+    """Writes the wheel of build_dir's files into out_dir and returns its
+    path. Without gpu, GPU_LIB is left out and the version labelled."""
+    if not gpu:
+        version += "+" + CPU_ONLY
     files = []  # (name in the wheel, bytes, executable)
     for src in sorted(os.listdir(os.path.join(HERE, NAME))):
         if src.endswith(".py"):
             with open(os.path.join(HERE, NAME, src), "rb") as f:
                 files.append((f"{NAME}/{src}", f.read(), False))
     for name, src, executable in PAYLOAD:
+        if name == GPU_LIB and not gpu:
+            continue
         path = os.path.join(build_dir, src)
         if not os.path.isfile(path):
-            raise SystemExit(f"build_wheel: {path} is missing (make plugin gpu builds it)")
+            raise SystemExit(f"build_wheel: {path} is missing (make wheel-files builds it)")
         with open(path, "rb") as f:
             files.append((f"{NAME}/{name}", f.read(), executable))
     info = f"{NAME}-{version}.dist-info"
-    files += [(f"{info}/METADATA", METADATA.format(version=version).encode(), False),
+    files += [(f"{info}/METADATA", metadata(version).encode(), False),
               (f"{info}/WHEEL", WHEEL.format(tag=TAG).encode(), False),
               (f"{info}/entry_points.txt", ENTRY_POINTS.encode(), False),
               (f"{info}/top_level.txt", f"{NAME}\n".encode(), False)]
@@ -105,13 +143,8 @@ def main(argv) -> int:
     ap.add_argument("--out", default="dist", help="where the wheel goes")
     ap.add_argument("--version", help="the wheel's version (default: the arc binary's, PEP 440)")
     args = ap.parse_args(argv)
-    version = args.version
-    if version is None:
-        out = subprocess.run([os.path.join(args.build, "arc"), "version"], capture_output=True, text=True, timeout=60)
-        if out.returncode != 0:
-            raise SystemExit(f"build_wheel: {args.build}/arc version: {out.stderr.strip()}")
-        version = pep440(out.stdout)
-    print(build(args.build, args.out, version))
+    version = args.version or arc_version(args.build)
+    print(build(args.build, args.out, version, gpu=not cpu_only()))
     return 0
 
 

@@ -1,6 +1,7 @@
 // Package python holds arc_jax, the Python package that makes arc JAX's GPU
-// platform, and the builder of its wheel (make wheel). This Go test runs
-// their CPU tests (test_arc_jax.py) so that `go test ./...` covers them.
+// platform, the builder of its wheel (make wheel) and the PEP 517 backend
+// that pyproject.toml names (pip wheel ., python -m build). This Go test
+// runs their CPU tests (test_*.py) so that `go test ./...` covers them.
 package python
 
 import (
@@ -23,6 +24,8 @@ func TestPython(t *testing.T) {
 		t.Fatal(err)
 	}
 	more, _ := filepath.Glob("arc_jax/*.py")
+	// and the files of the repository they read
+	more = append(more, "../pyproject.toml", "../Makefile", "../go.mod", "../cmd/arc/version.go")
 	for _, f := range append(files, more...) {
 		if _, err := os.ReadFile(f); err != nil {
 			t.Fatal(err)

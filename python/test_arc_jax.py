@@ -67,6 +67,27 @@ class Wheel(unittest.TestCase):
                         continue
                     self.assertEqual(line, build_wheel.record_line(name, z.read(name)), name)
 
+    def test_cpu_only(self):
+        """ARC_WHEEL_CPU_ONLY=1: no libarc_gpu.so, and the version says so."""
+        with tempfile.TemporaryDirectory() as d:
+            fake_build(d)
+            os.remove(os.path.join(d, "libarc_gpu.so"))
+            os.environ["ARC_WHEEL_CPU_ONLY"] = "1"
+            stdout = io.StringIO()
+            sys.stdout, saved = stdout, sys.stdout
+            try:
+                build_wheel.main(["--build", d, "--out", os.path.join(d, "dist")])
+            finally:
+                sys.stdout = saved
+                del os.environ["ARC_WHEEL_CPU_ONLY"]
+            wheel = stdout.getvalue().strip()
+            self.assertEqual(os.path.basename(wheel), "arc_jax-0.3.1.dev0+cpuonly-py3-none-linux_x86_64.whl")
+            with zipfile.ZipFile(wheel) as z:
+                self.assertNotIn("arc_jax/libarc_gpu.so", z.namelist())
+                self.assertIn("arc_jax/arc", z.namelist())
+                self.assertIn("Version: 0.3.1.dev0+cpuonly\n",
+                              z.read("arc_jax-0.3.1.dev0+cpuonly.dist-info/METADATA").decode())
+
     def test_missing_file(self):
         with tempfile.TemporaryDirectory() as d:
             fake_build(d)
