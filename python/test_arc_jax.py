@@ -248,6 +248,60 @@ class Check(unittest.TestCase):
         self.assertIn("ok       target cuda:nvlink (ARC_TARGET)", text)
         self.assertRegex(text, r"\d+ missing: arc is not active until they are fixed\n$")
 
+    def test_the_wheel_and_the_check_name_the_same_files(self):
+        import arc_jax
+
+        installed = {os.path.basename(p) for p in (arc_jax.PLUGIN, arc_jax.ARC, arc_jax.KERNELS, arc_jax.CONVERTER)}
+        self.assertEqual({name for name, _, _ in build_wheel.PAYLOAD}, installed)
+        self.assertEqual(os.path.basename(arc_jax.KERNELS), build_wheel.GPU_LIB)
+
+    def run_check(self, path):
+        """python -m arc_jax check in a Python that sees only path and the
+        standard library (-S: no site-packages, so no jax, no installed arc_jax)."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ARC_")}
+        env["PYTHONPATH"] = path
+        out = subprocess.run([sys.executable, "-S", "-m", "arc_jax", "check"], capture_output=True, text=True,
+                             timeout=120, env=env, cwd=tempfile.gettempdir())
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        return out.stdout
+
+    def test_names_every_missing_piece(self):
+        """From the source tree: nothing of the wheel is there, nor jax."""
+        text = self.run_check(HERE)
+        pkg = os.path.join(HERE, "arc_jax")
+        for want in ["MISSING  JAX's CUDA PJRT plugin\n",
+                     f"MISSING  arc's PJRT proxy: {pkg}/pjrt_c_api_arc_plugin.so is not installed\n",
+                     f"MISSING  the arc compiler: {pkg}/arc is not installed\n",
+                     f"MISSING  arc's kernels: {pkg}/libarc_gpu.so is not installed\n",
+                     f"MISSING  the bytecode converter: {pkg}/arc_mlir_to_text.py is not installed\n",
+                     "MISSING  the jax_plugins entry point arc = arc_jax: arc_jax is not installed as a package",
+                     "MISSING  jax: No module named 'jax'\n"]:
+            self.assertIn(want, text)
+        # the GPU is asked of the CUDA driver, since arc's kernels are not there
+        self.assertRegex(text, r"(?m)^(MISSING  no GPU: |ok       GPUs: \d+ \(the CUDA driver's count)")
+        self.assertRegex(text, r"\n[78] missing: arc is not active until they are fixed\n$")  # 7 with a GPU
+
+    def test_cpu_only_wheel_says_so(self):
+        """An installed +cpuonly wheel: its missing kernels are named as such;
+        the stand-in proxy does not load."""
+        with tempfile.TemporaryDirectory() as d:
+            fake_build(d)
+            wheel = build_wheel.build(d, os.path.join(d, "dist"), "0.1", gpu=False)
+            target = os.path.join(d, "site")
+            pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
+                                  "--target", target, wheel], capture_output=True, text=True, timeout=300)
+            self.assertEqual(pip.returncode, 0, pip.stderr)
+            text = self.run_check(target)
+        pkg = os.path.join(target, "arc_jax")
+        self.assertIn(f"MISSING  arc's kernels: {pkg}/libarc_gpu.so is not installed: arc_jax 0.1+cpuonly was built "
+                      "without nvcc (ARC_WHEEL_CPU_ONLY)\n", text)
+        self.assertIn("ok       arc_jax 0.1+cpuonly is installed: JAX loads it through its jax_plugins entry point\n",
+                      text)
+        self.assertIn(f"MISSING  arc's PJRT proxy does not load: {pkg}/pjrt_c_api_arc_plugin.so: ", text)
+        self.assertIn(f"ok       compiler {pkg}/arc: arc 0.3.1-dev\n", text)
+        self.assertNotIn("MISSING  the bytecode converter", text)
+        self.assertRegex(text, r"(?m)^(MISSING  no GPU: |ok       GPUs: )")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PLUGIN = os.path.join(HERE, "pjrt_c_api_arc_plugin.so")  # the proxy
 KERNELS = os.path.join(HERE, "libarc_gpu.so")
 ARC = os.path.join(HERE, "arc")  # the compiler, run as `arc serve`
+CONVERTER = os.path.join(HERE, "arc_mlir_to_text.py")  # bytecode to text, run under JAX's Python
 CUDA_PLUGINS = ("jax_plugins.xla_cuda13", "jax_plugins.xla_cuda12")  # newest first
 
 _TRUE = ("1", "true", "yes", "on")
