@@ -220,6 +220,9 @@ func TestElemTypes(t *testing.T) {
 		{"!quant.uniform<i8:f32:0, {1.0, 2.0}>", false, true},
 	} {
 		e, ok := parseElem(tc.e)
+		if ok && tc.e == "f8E9M9" {
+			t.Errorf("%s: read as a type", tc.e)
+		}
 		if !ok && (tc.stablehlo || tc.mhlo) {
 			t.Errorf("%s: not read", tc.e)
 			continue

@@ -242,15 +242,10 @@ func parseElem(s string) (e elemType, ok bool) {
 		return e, true
 	}
 	switch {
-	case strings.HasPrefix(s, "f8E"):
-		e.class, e.width = "float", 8
-		return e, true
-	case strings.HasPrefix(s, "f6E"):
-		e.class, e.width = "float", 6
-		return e, true
-	case strings.HasPrefix(s, "f4E"):
-		e.class, e.width = "float", 4
-		return e, true
+	case strings.HasPrefix(s, "f8E") || strings.HasPrefix(s, "f6E") || strings.HasPrefix(s, "f4E"):
+		// MLIR's small floats, by name: an unknown one is no type at all.
+		e.class, e.width = "float", ir.ElemBits(s)
+		return e, e.width > 0
 	case strings.HasPrefix(s, "complex<") && strings.HasSuffix(s, ">"):
 		part, ok := parseElem(s[len("complex<") : len(s)-1])
 		if !ok || part.class != "float" {
