@@ -137,6 +137,10 @@ func TestPipelineChecksRequirements(t *testing.T) {
 	if err := p.Run(s); err == nil || err.Error() != "--force 3: the module has 3 collective operand(s) (arc inspect lists them)" {
 		t.Errorf("force out of range: %v", err)
 	}
+	s = &passes.State{Module: m, Target: fakeTarget{}, Options: passes.Options{Force: map[int]passes.Force{2: {Lowering: "oneshot"}}}}
+	if err := p.Run(s); err == nil || err.Error() != "--force 2: operand 2 is arc's call already, which a compile keeps as written" {
+		t.Errorf("force on arc's call: %v", err)
+	}
 }
 
 // TestVerifyEachNamesThePassThatBrokeTheModule: with VerifyEach, a pass

@@ -58,8 +58,17 @@ var SelectPass = Func("select", []Need{{"analyse", "it decides on the rows analy
 	}
 	s.selected = true
 	for i := range s.Options.Force {
-		if i != ForceAll && i >= len(a.Rows) {
+		if i == ForceAll {
+			continue
+		}
+		if i >= len(a.Rows) {
 			return &OptionError{fmt.Sprintf("--force %d: the module has %d collective operand(s) (arc inspect lists them)", i, len(a.Rows))}
+		}
+		switch c := a.Rows[i].Collective; {
+		case c.Kind != "all_reduce":
+			return &OptionError{fmt.Sprintf("--force %d: operand %d is read by %s, and arc lowers only all-reduces (arc inspect lists them)", i, i, c.Op.Name)}
+		case decision.IsCall(c):
+			return &OptionError{fmt.Sprintf("--force %d: operand %d is arc's call already, which a compile keeps as written", i, i)}
 		}
 	}
 	opts := s.Options

@@ -227,6 +227,7 @@ func TestVersion(t *testing.T) {
 
 func TestExitCodes(t *testing.T) {
 	good, _ := testdata(t, "goxla_allreduce_4rep.mlir")
+	gather := filepath.Join("..", "..", "testdata", "exact", "collectives", "all-gather-pairs.mlir")
 	bad := filepath.Join(t.TempDir(), "bad.mlir")
 	if err := os.WriteFile(bad, []byte("module @m {\n  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n    \"func.return\"(%y) : (tensor<4xf32>) -> ()\n  }\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -265,6 +266,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"compile", "--target", "cuda:nvlink", "--profile", profile, good}, exitInput, "arc: " + profile + ":3:1: "},
 		{[]string{"compile", "--target", "cuda:nvlink", "--force", "7=oneshot", good}, exitUsage, "arc: --force 7: the module has 2 collective operand(s) (arc inspect lists them)"},
 		{[]string{"compile", "--target", "cuda:nvlink", "--force", "1=oneshot", good}, exitUsage, "arc: --force 1=oneshot: reducer is max, arc's kernels sum"},
+		{[]string{"compile", "--target", "cuda:nvlink", "--force", "1=oneshot", gather}, exitUsage, "arc: --force 1: operand 1 is read by stablehlo.all_gather, and arc lowers only all-reduces"},
 	} {
 		code, _, errs := runArc(t, "", c.args...)
 		if code != c.code || !strings.HasPrefix(errs, c.stderr) {
