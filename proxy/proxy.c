@@ -136,6 +136,7 @@ typedef struct proxy {
   int started;
   char *target;       /* resolved --target */
   char *target_err;   /* why no target could be found */
+  char *target_found; /* what detection found, and why it picked the target */
   char *register_err; /* why arc's handlers are not registered; NULL when they are or need not be */
   void *gpu_lib;
   client_rec *clients;
@@ -191,20 +192,39 @@ static void *open_gpu_lib(proxy *p, char **err) {
   return p->gpu_lib;
 }
 
-/* target_for maps the devices' topology to arc's --target. */
-static char *target_for(const arc_link_info *info, char **err) {
-  if (strcmp(info->arch, "gfx942") == 0) return strdup("rocm:mi300x");
-  if (strcmp(info->arch, "gfx950") == 0) return strdup("rocm:mi355x");
+/* target_for maps the devices' topology to arc's --target, and says in
+ * *found what it saw and why that target. A process that sees one GPU (one
+ * process per GPU, CUDA_VISIBLE_DEVICES) has no pair to probe: it gets the
+ * target that assumes neither peer access nor NVLink (docs/RUNTIME.md). */
+static char *target_for(const arc_link_info *info, char **found, char **err) {
+  const int n = info->devices;
   if (strncmp(info->arch, "gfx", 3) == 0) {
-    *err = arc_strdupf("arc has no target for AMD %s: set ARC_TARGET", info->arch);
-    return NULL;
+    const char *t = strcmp(info->arch, "gfx942") == 0 ? "rocm:mi300x" : strcmp(info->arch, "gfx950") == 0 ? "rocm:mi355x" : NULL;
+    if (t == NULL) {
+      *err = arc_strdupf("arc has no target for AMD %s: set ARC_TARGET", info->arch);
+      return NULL;
+    }
+    *found = arc_strdupf("%d visible GPU%s, %s", n, n == 1 ? "" : "s", info->arch);
+    return strdup(t);
   }
-  if (info->devices < 1) {
+  if (n < 1) {
     *err = strdup("no GPU is visible to detect the target: set ARC_TARGET");
     return NULL;
   }
-  if (info->nvlink) return strdup("cuda:nvlink");
-  if (info->peer) return strdup("cuda:pcie");
+  if (n == 1) {
+    *found = arc_strdupf("1 visible GPU, %s: no pair of GPUs to probe for peer access or NVLink, so the target that "
+                         "assumes neither; set ARC_TARGET where the processes' GPUs are joined", info->arch);
+    return strdup("cuda:pcie-nop2p");
+  }
+  if (info->nvlink) {
+    *found = arc_strdupf("%d visible GPUs, %s, every pair joined by NVLink", n, info->arch);
+    return strdup("cuda:nvlink");
+  }
+  if (info->peer) {
+    *found = arc_strdupf("%d visible GPUs, %s, peer access between every pair, not every pair by NVLink", n, info->arch);
+    return strdup("cuda:pcie");
+  }
+  *found = arc_strdupf("%d visible GPUs, %s, a pair without peer access", n, info->arch);
   return strdup("cuda:pcie-nop2p");
 }
 
@@ -228,7 +248,7 @@ static void detect_target(proxy *p) {
     p->target_err = arc_strdupf("detecting the topology failed: %s", why ? why() : "unknown error");
     return;
   }
-  p->target = target_for(&info, &p->target_err);
+  p->target = target_for(&info, &p->target_found, &p->target_err);
 }
 
 char *arc_detect_target(const char *home, char **err) {
@@ -239,6 +259,7 @@ char *arc_detect_target(const char *home, char **err) {
   detect_target(&p);
   if (p.target == NULL) *err = p.target_err ? p.target_err : strdup("no target");
   else free(p.target_err);
+  free(p.target_found);
   return p.target; /* the library stays loaded, as the proxy's does */
 }
 
@@ -293,7 +314,8 @@ static void announce(proxy *p, int detected) {
     fprintf(stderr, "arc: active on %s, but with no target: %s\n", p->cfg.plugin, p->target_err ? p->target_err : "?");
     return;
   }
-  const char *how = detected ? "detected from the devices" : "from ARC_TARGET";
+  char how[512] = "from ARC_TARGET";
+  if (detected) snprintf(how, sizeof how, "detected from the devices: %s", p->target_found ? p->target_found : "?");
   if (!gpu_target(p->target)) {
     fprintf(stderr, "arc: active: target %s (%s), real plugin %s\n", p->target, how, p->cfg.plugin);
     return;

@@ -5,6 +5,7 @@ package plugintest
 // several processes of one job.
 
 import (
+	"cmp"
 	"encoding/binary"
 	"os"
 	"os/exec"
@@ -64,15 +65,19 @@ func TestAnnounce(t *testing.T) {
 		want         string // with PLUGIN and DIR for the test's paths
 	}{
 		{"gpu", "cuda:nvlink", true, "arc: active: target cuda:nvlink (from ARC_TARGET), real plugin PLUGIN, kernels DIR/libarc_gpu.so"},
-		{"detected", "auto", true, "arc: active: target cuda:nvlink (detected from the devices), real plugin PLUGIN, kernels DIR/libarc_gpu.so"},
+		{"detected", "auto", true, "arc: active: target cuda:nvlink (detected from the devices: 2 visible GPUs, sm_90, every pair joined by NVLink), real plugin PLUGIN, kernels DIR/libarc_gpu.so"},
+		{"detected, peer access", "auto,4,1,0,sm_89", true, "arc: active: target cuda:pcie (detected from the devices: 4 visible GPUs, sm_89, peer access between every pair, not every pair by NVLink), real plugin PLUGIN"},
+		{"detected, no peer access", "auto,8,0,0,sm_89", true, "arc: active: target cuda:pcie-nop2p (detected from the devices: 8 visible GPUs, sm_89, a pair without peer access), real plugin PLUGIN"},
+		{"detected, one GPU", "auto,1,0,0,sm_90", true, "arc: active: target cuda:pcie-nop2p (detected from the devices: 1 visible GPU, sm_90: no pair of GPUs to probe for peer access or NVLink, so the target that assumes neither; set ARC_TARGET where the processes' GPUs are joined), real plugin PLUGIN"},
 		{"tpu", "tpu:v6e-8", false, "arc: active: target tpu:v6e-8 (from ARC_TARGET), real plugin PLUGIN"},
 		{"no kernels", "rocm:mi300x", false, "arc: active: target rocm:mi300x (from ARC_TARGET), real plugin PLUGIN; arc's kernels are not registered: target rocm:mi300x runs arc's GPU kernels, but libarc_gpu.so is not built or not found"},
 		{"no target", "auto", false, "arc: active on PLUGIN, but with no target: ARC_TARGET is auto, so arc detects the topology through libarc_gpu.so, but libarc_gpu.so is not built or not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
-			t.Setenv("ARC_TARGET", tc.target)
-			t.Setenv("FAKE_GPU_LINK", "2,1,1,sm_90")
+			target, link, _ := strings.Cut(tc.target, ",") // auto,LINK: what the fake library detects
+			t.Setenv("ARC_TARGET", target)
+			t.Setenv("FAKE_GPU_LINK", cmp.Or(link, "2,1,1,sm_90"))
 			if tc.gpuLib {
 				fakepjrt.GPULib(t, e.dir)
 			}
