@@ -107,7 +107,7 @@ func memoryInputs(tb testing.TB, size int) map[string][]byte {
 		"jax":       benchmodule.Build(tb, "../testdata/fixtures/jax_tp_mlp_bf16_2dev.mlir", size),
 		"tiny-ops":  repeat("module {\n", "a.b\n", "}\n"),
 		"labels":    repeat("module {\n\"x.y\"() ({\n", "^b:\n", "}) : () -> ()\n}\n"),
-		"regions":   repeat("module {\n", "a{\n}\n", "}\n"),
+		"regions":   repeat("module {\n", "a.b{\n}\n", "}\n"),
 		"generic":   repeat("module {\n", "\"a\"():()->()\n", "}\n"),
 		"mesh-axes": repeat("module {\nsdy.mesh @m = <[\"x\"=4096, \"y\"=4096]>\n", allReduce, "}\n"),
 	}
@@ -149,4 +149,18 @@ func parseAllocated(tb testing.TB, src []byte) float64 {
 	runtime.ReadMemStats(&after)
 	runtime.KeepAlive(m)
 	return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(src))
+}
+
+// Every input of BenchmarkParseMemory parses: a benchmark the parser's
+// rules broke would otherwise fail only when someone runs it.
+func TestMemoryInputsParse(t *testing.T) {
+	for name, src := range memoryInputs(t, 64<<10) {
+		m, err := ParseModule("bench.mlir", src)
+		if err == nil {
+			_, err = m.Collectives()
+		}
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }
