@@ -2,6 +2,8 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,6 +12,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
 )
 
 // KernelOptions configure the kernel-level measurement.
@@ -21,7 +26,15 @@ type KernelOptions struct {
 	Lower    LowerOptions // for auto: arc's policy on this target
 	Log      io.Writer    // the program's stderr (its errors)
 	Progress Progress     // told of each row kbench prints (nil: nothing)
+	// Stall stops kbench when it prints nothing for this long (0:
+	// DefaultStall): a kernel or NCCL that hangs ends the run with what was
+	// measured, not the benchmark.
+	Stall time.Duration
 }
+
+// DefaultStall is how long kbench may print nothing: its slowest row (256
+// MiB, every rep, NCCL's setup included) takes seconds.
+const DefaultStall = 5 * time.Minute
 
 // RunKernel times arc's C API and NCCL with kbench, arc's kernel benchmark
 // (gpu/bench), in one run for the whole plan: it times K calls in a
@@ -50,14 +63,30 @@ func RunKernel(o KernelOptions, plan Plan) ([]Result, error) {
 			fmt.Fprintf(log, "arc: native is not measured: NCCL refuses ranks that share a GPU (logical ranks, --devices %s)\n", joinInts(o.Devices))
 		}
 	}
-	cmd := exec.Command(o.Program, kernelArgs(o, plan)...)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd := exec.CommandContext(ctx, o.Program, kernelArgs(o, plan)...)
 	cmd.Env = os.Environ()
 	if o.Link == "host" {
 		cmd.Env = append(cmd.Env, "NCCL_P2P_DISABLE=1")
 	}
+	// kbench and whatever it starts are one process group, killed whole.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &rowCounter{w: &out, progress: o.Progress}, log
+	rows := &rowCounter{w: &out, progress: o.Progress}
+	rows.last.Store(time.Now().UnixNano())
+	cmd.Stdout, cmd.Stderr = rows, log
+	stall := cmp.Or(o.Stall, DefaultStall)
+	stalled := make(chan struct{})
+	go watch(ctx, rows, stall, func() { close(stalled); cancel() })
 	runErr := cmd.Run()
+	select {
+	case <-stalled:
+		runErr = fmt.Errorf("printed nothing for %v, so it was stopped (a kernel or NCCL that hangs?)", stall)
+	default:
+	}
 	rs, err := ReadKernelCSV(&out, o.Link)
 	if err != nil {
 		if runErr != nil {
@@ -107,15 +136,35 @@ func joinInts(v []int) string {
 	return strings.Join(s, ",")
 }
 
+// watch calls stop once rows has seen no output for stall, unless ctx ends
+// first.
+func watch(ctx context.Context, rows *rowCounter, stall time.Duration, stop func()) {
+	tick := time.NewTicker(min(stall/4, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			if now.Sub(time.Unix(0, rows.last.Load())) >= stall {
+				stop()
+				return
+			}
+		}
+	}
+}
+
 // rowCounter passes kbench's output on and tells progress of each row after
-// the header.
+// the header; last is when it last wrote (Unix nanoseconds).
 type rowCounter struct {
 	w        io.Writer
 	progress Progress
 	lines    int
+	last     atomic.Int64
 }
 
 func (c *rowCounter) Write(p []byte) (int, error) {
+	c.last.Store(time.Now().UnixNano())
 	if c.progress != nil {
 		for _, b := range p {
 			if b == '\n' {

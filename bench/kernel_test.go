@@ -2,12 +2,14 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReadKernelCSV(t *testing.T) {
@@ -255,5 +257,43 @@ func TestKernelSymmetricNCCL(t *testing.T) {
 	ix := indexResults(rs)
 	if best, ok := ix.bestNative(rs[4]); !ok || best.Lowering != "nccl-symm-graph" || ix.speedupBest(rs[4]) != 2 || ix.speedup(rs[4]) != 17.0/3 {
 		t.Errorf("best native %+v, oneshot %.2fx over it", best, ix.speedupBest(rs[4]))
+	}
+}
+
+// A kbench that stops printing (a kernel or NCCL that hangs) is stopped
+// after Stall, with what it measured before and the reason, and with the
+// children it started.
+func TestRunKernelStall(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, err := filepath.Abs("testdata/kbench.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := filepath.Join(dir, "child.pid")
+	program := filepath.Join(dir, "kbench")
+	script := "#!/bin/sh\nhead -n 4 " + csvPath + "\nsleep 60 &\necho $! > " + child + "\nsleep 60\n"
+	if err := os.WriteFile(program, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plan := Plan{Sizes: []int64{4 << 10, 64 << 20}, DTypes: []string{"f16"}, Reps: 3, Lowerings: []Lowering{"native", "oneshot"}}
+	var log bytes.Buffer
+	start := time.Now()
+	rs, err := RunKernel(KernelOptions{Program: program, Link: "peer", Log: &log, Stall: 300 * time.Millisecond}, plan)
+	if err != nil || len(rs) != 3 || !strings.Contains(log.String(), "printed nothing for 300ms, so it was stopped") {
+		t.Errorf("stalled kbench: %d results, %v; log %q", len(rs), err, log.String())
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the stalled kbench ran %v", d)
+	}
+	pid, err := os.ReadFile(child)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(pid)))
+	time.Sleep(100 * time.Millisecond)
+	// Gone, or a zombie its new parent has not reaped yet.
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", n))
+	if n <= 0 || err == nil && !strings.Contains(string(stat), ") Z ") {
+		t.Errorf("kbench's child %d outlived it: %s", n, stat)
 	}
 }
