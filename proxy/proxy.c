@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "arc_ffi.h"
@@ -664,9 +665,10 @@ static char *client_processes(proxy *p, arc_pjrt_client *c) {
  * ARC_DUMP_DIR is created when missing; arc writes into it only when it is a
  * directory (not a symbolic link) owned by the user and writable by no one
  * else, and only files it creates (O_EXCL | O_NOFOLLOW): a planted file or
- * link is never written through. A program takes the first number whose
- * first file does not exist yet, so runs and processes sharing a directory
- * never overwrite each other. */
+ * link is never written through. Each file is written whole under a staging
+ * name, then renamed without replacing: a failed write leaves nothing. A
+ * program takes the first number whose first file does not exist yet, so
+ * runs and processes sharing a directory never overwrite each other. */
 
 static int mkdirs(const char *dir) {
   char *path = strdup(dir);
@@ -713,27 +715,49 @@ static int dump_dir(proxy *p) {
   return fd;
 }
 
-/* dump writes one file of program *n (0: not numbered yet, numbered here). */
+/* publish gives the staged file tmp the name name in dir, unless name
+ * exists: rename without replacing, or where the file system cannot
+ * (EINVAL), a hard link and the stage's removal. */
+static int publish(int dir, const char *tmp, const char *name) {
+  if (syscall(SYS_renameat2, dir, tmp, dir, name, 1 /* RENAME_NOREPLACE */) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return -1;
+  if (linkat(dir, tmp, dir, name, 0) != 0) return -1;
+  unlinkat(dir, tmp, 0);
+  return 0;
+}
+
+/* dump writes one file of program *n (0: not numbered yet, numbered here),
+ * whole or not at all: it is written under a staging name of its own,
+ * then given its name, which a file already there keeps. */
 static void dump(proxy *p, int *n, const char *what, const char *data, size_t size) {
   if (!set(p->cfg.dump_dir)) return;
   int dir = dump_dir(p);
   if (dir < 0) return;
-  char name[64];
-  int fd = -1, tries = 0;
-  do {
-    int k = *n ? *n : __atomic_add_fetch(&p->programs, 1, __ATOMIC_RELAXED);
-    snprintf(name, sizeof name, "arc-%04d-%s", k, what);
-    fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0 || *n) {
-      *n = k;
-      break;
-    }
-  } while (errno == EEXIST && ++tries < 100000);
+  static long staged;
+  char tmp[64], name[64];
+  snprintf(tmp, sizeof tmp, ".arc-%ld-%ld.tmp", (long)getpid(), __atomic_add_fetch(&staged, 1, __ATOMIC_RELAXED));
+  snprintf(name, sizeof name, "arc-%04d-%s", *n, what);
+  int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   ssize_t w = 0;
   size_t done = 0;
   while (fd >= 0 && done < size && (w = write(fd, data + done, size - done)) > 0) done += (size_t)w;
-  if (fd < 0 || done < size || close(fd) != 0)
-    fprintf(stderr, "arc: cannot write %s/%s: %s\n", p->cfg.dump_dir, name, strerror(errno));
+  int ok = fd >= 0 && done == size;
+  if (fd >= 0 && close(fd) != 0) ok = 0;
+  for (int tries = 0; ok && tries < 100000; tries++) {
+    int k = *n ? *n : __atomic_add_fetch(&p->programs, 1, __ATOMIC_RELAXED);
+    snprintf(name, sizeof name, "arc-%04d-%s", k, what);
+    if (publish(dir, tmp, name) == 0) {
+      *n = k;
+      return;
+    }
+    if (errno != EEXIST || *n) {
+      *n = k;
+      break;
+    }
+  }
+  int e = errno;
+  if (fd >= 0) unlinkat(dir, tmp, 0);
+  fprintf(stderr, "arc: cannot write %s/%s: %s\n", p->cfg.dump_dir, name, strerror(e));
 }
 
 static int is_bytecode(const char *code, size_t size) { return size >= 4 && memcmp(code, "ML\xefR", 4) == 0; }
