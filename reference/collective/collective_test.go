@@ -293,3 +293,67 @@ func TestCastOutsideF16(t *testing.T) {
 		}
 	}
 }
+
+// TestEverySize: counts that are no multiple of an atom (8 elements, the
+// kernels' 16-byte vectors for f16 and bf16) or of a codec block (32), a
+// scalar (one element) among them, in every dtype, algorithm, codec and
+// world. The simulation of the data each rank sends gives Expected's bits
+// on every rank; where the sum is exact apart from the order of the
+// additions (oneshot, and the fp codec without the cast) every element is
+// the one the aligned buffer gives it, its own inputs added in rank order
+// and rounded once (hier: each half's sum rounded, then the halves), so a
+// count changes no bit; with a codec every whole block before the short
+// last one is the aligned buffer's, bit for bit (docs/KERNELS.md, "Every
+// size").
+func TestEverySize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 19))
+	const full = 1056 // 33 blocks
+	for _, s := range allSpecs() {
+		inputs := randomInputs(rng, s.DType, s.World, full, true)
+		whole, err := Expected(s, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es := s.DType.Size()
+		exact := s.Algo == "oneshot" || s.Codec == "fp" && !s.Cast
+		for _, n := range []int{1, 3, 5, 7, 9, 17, 31, 33, 1023} {
+			prefix := make([][]byte, s.World)
+			for r, in := range inputs {
+				prefix[r] = in[:n*es]
+			}
+			got, err := Expected(s, prefix)
+			if err != nil {
+				t.Fatalf("%v n=%d: %v", s, n, err)
+			}
+			outs, err := Run(s, prefix)
+			if err != nil {
+				t.Fatalf("%v n=%d: %v", s, n, err)
+			}
+			for r, o := range outs {
+				if string(o) != string(got) {
+					t.Fatalf("%v n=%d: rank %d differs from Expected at element %d", s, n, r, num.FirstDiff(s.DType, o, got))
+				}
+			}
+			same := n
+			if !exact {
+				same = n / bs * bs
+			}
+			if string(got[:same*es]) != string(whole[:same*es]) {
+				t.Fatalf("%v n=%d: element %d differs from the aligned buffer's", s, n, num.FirstDiff(s.DType, got[:same*es], whole[:same*es]))
+			}
+			if s.Algo != "oneshot" {
+				continue
+			}
+			// The scalar's formula: rank 0's value, then each rank's added
+			// in rank order in f32, rounded once to the I/O type.
+			vals := make([]float32, s.World)
+			for r := range vals {
+				vals[r] = num.Widen(s.DType, inputs[r][:es])[0]
+			}
+			want := num.Round(s.DType, sumF32(vals...))
+			if g := num.Widen(s.DType, got[:es])[0]; math.Float32bits(g) != math.Float32bits(want) && !(g != g && want != want) {
+				t.Fatalf("%v n=%d: element 0 = %g, want %g", s, n, g, want)
+			}
+		}
+	}
+}
