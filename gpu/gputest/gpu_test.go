@@ -163,8 +163,25 @@ func TestGraphReplay(t *testing.T) {
 }
 
 func replay(t *testing.T, g *rig, s collective.Spec, n, iters int, seed uint64) {
+	replayAt(t, g, s, n, iters, seed, 0, 0)
+}
+
+// replayAt replays with the input inOff bytes into each rank's input
+// buffer and the output outOff bytes into its output buffer; the bytes
+// around the output must keep the poison they had before the capture.
+func replayAt(t *testing.T, g *rig, s collective.Spec, n, iters int, seed uint64, inOff, outOff int) {
 	const sets = 3
 	size := n * s.DType.Size()
+	if inOff+size > g.capB || outOff+size+guard > g.capB {
+		t.Fatalf("%d bytes at +%d/+%d exceed the rig's %d", size, inOff, outOff, g.capB)
+	}
+	in, out := make([]Ptr, len(g.devs)), make([]Ptr, len(g.devs))
+	for r, d := range g.devs {
+		in[r], out[r] = at(g.in[r], inOff), at(g.out[r], outOff)
+		if err := Memset(d, g.out[r], poison, outOff+size+guard); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// per set and rank: the input and the expected output, on the rank's device
 	var ins, wants [sets][]Ptr
 	for k := range sets {
@@ -205,7 +222,7 @@ func replay(t *testing.T, g *rig, s collective.Spec, n, iters int, seed uint64) 
 		if err := CaptureBegin(d, g.streams[r]); err != nil {
 			t.Fatal(err)
 		}
-		err = g.comm.AllReduce(r, g.in[r], g.out[r], n, int(s.DType), s.AlgoEnum(), s.CodecEnum(), flags(s), g.streams[r])
+		err = g.comm.AllReduce(r, in[r], out[r], n, int(s.DType), s.AlgoEnum(), s.CodecEnum(), flags(s), g.streams[r])
 		graph, endErr := CaptureEnd(d, g.streams[r])
 		if err != nil || endErr != nil {
 			t.Fatalf("capture rank %d: %v %v", r, err, endErr)
@@ -225,13 +242,13 @@ func replay(t *testing.T, g *rig, s collective.Spec, n, iters int, seed uint64) 
 		k := i % sets
 		for r, d := range g.devs {
 			st := g.streams[r]
-			if err := CopyAsync(d, g.in[r], ins[k][r], size, st); err != nil {
+			if err := CopyAsync(d, in[r], ins[k][r], size, st); err != nil {
 				t.Fatal(err)
 			}
 			if err := GraphLaunch(d, graphs[r], st); err != nil {
 				t.Fatal(err)
 			}
-			if err := CountDiff(d, g.out[r], wants[k][r], n, int(s.DType), counters[r], st); err != nil {
+			if err := CountDiff(d, out[r], wants[k][r], n, int(s.DType), counters[r], st); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -246,6 +263,13 @@ func replay(t *testing.T, g *rig, s collective.Spec, n, iters int, seed uint64) 
 		}
 		if bad := leUint64(c[:]); bad != 0 {
 			t.Fatalf("rank %d: %d wrong elements over %d replays", r, bad, iters)
+		}
+		got := make([]byte, outOff+size+guard)
+		if err := FromDevice(d, got, g.out[r]); err != nil {
+			t.Fatal(err)
+		}
+		if i := outside(got, outOff, size); i >= 0 {
+			t.Fatalf("rank %d wrote byte %d of its output buffer, outside its output [%d, %d)", r, i, outOff, outOff+size)
 		}
 	}
 }

@@ -54,6 +54,11 @@ int main() {
   auto ini = lowering_attrs("oneshot", "none", 2, {6, 7});
   call("initialize stage: the communicator, no launch", ini, 6, ARC_XLA_F16, ARC_XLA_F16, {16}, {16}, 2);
   call("then execute", ini, 6, ARC_XLA_F16, ARC_XLA_F16, {16}, {16});
+  // Every size: a rank-0 operand (a scalar loss) is one element, and odd
+  // counts reach the kernels as they are.
+  call("a scalar: tensor<f32>", ini, 7, ARC_XLA_F32, ARC_XLA_F32, {}, {});
+  auto odd = lowering_attrs("twoshot", "int8", 2, {6, 7});
+  call("3 f16 elements, twoshot int8", odd, 6, ARC_XLA_F16, ARC_XLA_F16, {3}, {3});
 
   // The fused form: operand, residual, weight -> h, y, the norm's keys read.
   auto fused = lowering_attrs("oneshot", "none", 2, {0, 1});
