@@ -240,7 +240,7 @@ func TestCompileRejectsBadOptions(t *testing.T) {
 		{"negative bytes", arc.Options{Target: "cuda:nvlink", MinBytes: -1}, "do not make a range"},
 		// A --force entry the module cannot take is the usage's fault too.
 		{"force index out of range", arc.Options{Target: "cuda:nvlink", Force: []string{"9=oneshot"}}, "--force 9: the module has 9 collective operand(s)"},
-		{"force an ineligible row", arc.Options{Target: "cuda:nvlink", Force: []string{"3=oneshot"}}, "--force 3=oneshot: 6 bytes is not a multiple of 16"},
+		{"force an ineligible row", arc.Options{Target: "cuda:nvlink", Force: []string{"5=oneshot"}}, "--force 5=oneshot: empty tensor"},
 		{"force a ring on a GPU", arc.Options{Target: "cuda:nvlink", Force: []string{"0=ring"}}, "ring is a TPU lowering"},
 		{"force a kernel on a TPU", arc.Options{Target: "tpu:v6e-8", Force: []string{"0=oneshot"}}, "TPU targets lower all-reduces to ring only"},
 	}
@@ -314,12 +314,12 @@ func TestForceAll(t *testing.T) {
 			t.Errorf("row %d: %s (%s), want twoshot:int8 or native with a reason", r.Index, got, r.Reason)
 		}
 	}
-	if forced == 0 || native == 0 || rep.Collectives[3].Lowering != "native" {
-		t.Errorf("%d rows forced, %d left native (row 3: %s, %s); want both kinds, row 3 native",
-			forced, native, rep.Collectives[3].Lowering, rep.Collectives[3].Reason)
+	if forced == 0 || native == 0 || rep.Collectives[5].Lowering != "native" {
+		t.Errorf("%d rows forced, %d left native (row 5: %s, %s); want both kinds, row 5 native",
+			forced, native, rep.Collectives[5].Lowering, rep.Collectives[5].Reason)
 	}
-	if _, _, err := arc.Compile("m.mlir", src, arc.Options{Target: "cuda:nvlink", Force: []string{"all=twoshot:int8", "3=oneshot"}}); err == nil ||
-		!strings.Contains(err.Error(), "--force 3=oneshot: 6 bytes is not a multiple of 16") {
+	if _, _, err := arc.Compile("m.mlir", src, arc.Options{Target: "cuda:nvlink", Force: []string{"all=twoshot:int8", "5=oneshot"}}); err == nil ||
+		!strings.Contains(err.Error(), "--force 5=oneshot: empty tensor") {
 		t.Errorf("an INDEX force of an ineligible row beside all=: %v", err)
 	}
 }

@@ -43,8 +43,13 @@ var (
 // ones native, since every run would fail.
 const DefaultMaxBytes = 256 << 20
 
-// AlignBytes: the kernels move whole 16-byte atoms.
-const AlignBytes = 16
+// The kernels take any element count, a scalar (one element) included, and
+// buffers of any alignment: whole atoms of 8 elements move as 16-byte
+// vectors where both buffers are 16-byte aligned, and the last atom of a
+// count that is not a multiple of 8, or every atom of a buffer that is not
+// so aligned, element by element. Elements past the count read as +0 and
+// are never written (docs/KERNELS.md, "Every size"), so a size is no reason
+// to stay native.
 
 // CodecBlock is the number of values a codec encodes at once.
 const CodecBlock = 32

@@ -358,9 +358,10 @@ func ParseCall(m *ir.Module, op *ir.Op) (*Call, error) {
 }
 
 // KernelType says why arc's kernels cannot take an operand of type t, or ""
-// when they can: an element type they sum, a static size that is a whole
-// number of their 16-byte atoms and fits the runtime's buffers. (The
-// eligibility of an all-reduce says the same with select's other rules.)
+// when they can: an element type they sum, a static shape of at least one
+// element (any count: a scalar, tensor<f32>, is one), and a size that fits
+// the runtime's buffers. (The eligibility of an all-reduce says the same
+// with select's other rules.)
 func KernelType(t ir.TensorType) string {
 	n := t.Bytes()
 	switch {
@@ -370,8 +371,6 @@ func KernelType(t ir.TensorType) string {
 		return "dynamic shape"
 	case n == 0:
 		return "empty tensor"
-	case n%abi.AlignBytes != 0:
-		return fmt.Sprintf("%d bytes is not a multiple of %d", n, abi.AlignBytes)
 	case n > abi.DefaultMaxBytes:
 		return fmt.Sprintf("%d bytes is more than the %d arc's runtime buffers hold", n, abi.DefaultMaxBytes)
 	}

@@ -57,7 +57,7 @@ func roundTrip(t *testing.T, ds []decision.Decision) ([]decision.Decision, strin
 func TestDecisionsRoundTrip(t *testing.T) {
 	lowered := decision.Decision{Lowering: "twoshot", Codec: "int8", Algo: "twoshot", Link: "peer", CastBF16ToFP16: true,
 		Reason: "fast, \"quoted\"", EstUS: 12.345, NativeUS: 20}
-	native := decision.Native("12 bytes is not a multiple of 16")
+	native := decision.Native("empty tensor")
 	back, text := roundTrip(t, []decision.Decision{lowered, native})
 	lowered.EstUS = 12.35 // rounded as written
 	native.Algo, native.Link = "", ""

@@ -13,8 +13,7 @@ import (
 // Ineligible; a target that keeps the platform's collective and only
 // reorders it (TPU) passes nil.
 type Kernels struct {
-	DTypes   []string // element types the kernels sum
-	Align    int64    // operand sizes must be a multiple of this
+	DTypes   []string // element types the kernels sum, any count of them
 	Capacity int64    // the largest operand the runtime's buffers take (0: no bound)
 	// Worlds says why a group size cannot run ("" when it can).
 	Worlds func(size int) string
@@ -51,8 +50,6 @@ func Ineligible(row Row, opts Options, k *Kernels) string {
 		return fmt.Sprintf("no size known for %s (an element type of no fixed width, or more than 2^63 bytes)", ir.TensorType{Shape: row.Shape, Elem: row.DType})
 	case row.Bytes == 0:
 		return "empty tensor"
-	case k != nil && k.Align > 1 && row.Bytes%k.Align != 0:
-		return fmt.Sprintf("%d bytes is not a multiple of %d", row.Bytes, k.Align)
 	case opts.MinBytes > 0 && row.Bytes < opts.MinBytes:
 		return fmt.Sprintf("below --min-bytes %d", opts.MinBytes)
 	case opts.MaxBytes > 0 && row.Bytes > opts.MaxBytes:

@@ -153,7 +153,7 @@ func sortWords(s string) string {
 
 func TestReportTable(t *testing.T) {
 	r := report(t, verifyModule)
-	r.Collectives[0].Lowering, r.Collectives[0].Codec, r.Collectives[0].Reason = "native", "none", "12 bytes is not a multiple of 16"
+	r.Collectives[0].Lowering, r.Collectives[0].Codec, r.Collectives[0].Reason = "native", "none", "below --min-bytes 4096"
 	r.Collectives[1].Lowering, r.Collectives[1].Codec, r.Collectives[1].EstUS, r.Collectives[1].NativeUS = "twoshot", "int8", 12.34, 40
 	r.Env["LIBTPU_INIT_ARGS"] = "--x=1"
 	var buf bytes.Buffer
@@ -166,7 +166,7 @@ func TestReportTable(t *testing.T) {
 	}
 	for _, want := range [][]string{
 		{"#", "op", "line", "dtype", "shape", "bytes", "reduce", "ranks", "groups", "lowering", "codec", "est", "us", "why"},
-		{"0", "all_reduce[0]", "3", "f32", "16", "64", "B", "sum", "2", "{0", "1}", "native", "none", "-", "12", "bytes", "is", "not", "a", "multiple", "of", "16"},
+		{"0", "all_reduce[0]", "3", "f32", "16", "64", "B", "sum", "2", "{0", "1}", "native", "none", "-", "below", "--min-bytes", "4096"},
 		{"1", "all_reduce[1]", "3", "f32", "16", "64", "B", "sum", "2", "{0", "1}", "twoshot", "int8", "12.3", "(native", "40.0)"},
 		{"2", "all_reduce", "9", "f32", "16", "64", "B", "sum", "2", "{0", "1}", "oneshot", "none", "-"},
 	} {

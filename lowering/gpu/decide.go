@@ -64,7 +64,6 @@ func (m *Machine) Lower() passes.Pass {
 func (m *Machine) kernels() *passes.Kernels {
 	return &passes.Kernels{
 		DTypes:   abi.DTypes,
-		Align:    abi.AlignBytes,
 		Capacity: abi.DefaultMaxBytes,
 		Worlds: func(g int) string {
 			if slices.Contains(abi.TwoShotWorlds, g) || slices.Contains(abi.OneShotWorlds, g) {

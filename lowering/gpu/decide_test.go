@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -97,8 +98,11 @@ func TestEligibility(t *testing.T) {
 		{"dynamic shape", "cuda:nvlink", passes.Options{}, with(sum("f32", -1, four), func(r *passes.Row) { r.Shape = []int64{4, -1} }), "dynamic shape"},
 		{"size unknown", "cuda:nvlink", passes.Options{}, with(sum("f32", -1, four), func(r *passes.Row) { r.Shape = []int64{1 << 62, 4} }), "no size known for tensor<4611686018427387904x4xf32> (an element type of no fixed width, or more than 2^63 bytes)"},
 		{"empty", "cuda:nvlink", passes.Options{}, sum("f32", 0, four), "empty tensor"},
-		{"8 bytes", "cuda:nvlink", passes.Options{}, sum("f16", 8, four), "8 bytes is not a multiple of 16"},
-		{"4104 bytes", "rocm:mi300x", passes.Options{}, sum("f16", 4104, four), "4104 bytes is not a multiple of 16"},
+		// Any size: a scalar f32 (a loss), one f16, counts no multiple of 8.
+		{"a scalar f32", "cuda:nvlink", passes.Options{}, with(sum("f32", 4, four), func(r *passes.Row) { r.Shape = []int64{} }), ""},
+		{"a scalar f16", "rocm:mi300x", passes.Options{}, with(sum("f16", 2, four), func(r *passes.Row) { r.Shape = []int64{} }), ""},
+		{"8 bytes", "cuda:nvlink", passes.Options{}, sum("f16", 8, four), ""},
+		{"4104 bytes", "rocm:mi300x", passes.Options{}, sum("f16", 4104, four), ""},
 		{"16 bytes", "cuda:nvlink", passes.Options{}, sum("f16", 16, four), ""},
 		{"below --min-bytes", "cuda:nvlink", passes.Options{MinBytes: 4096}, sum("f16", 4080, four), "below --min-bytes 4096"},
 		{"at --min-bytes", "cuda:nvlink", passes.Options{MinBytes: 4096}, sum("f16", 4096, four), ""},
@@ -323,6 +327,10 @@ func TestProfileBoundsAreInclusive(t *testing.T) {
 	}
 }
 
+// smallSizes are what a program psums besides tensors: a scalar (2 or 4
+// bytes), a few elements.
+var smallSizes = []int64{2, 4, 6, 8, 10, 12, 14}
+
 // sizes are 16 B to 256 MiB in steps of 2^(1/8), multiples of 16.
 func sizes() []int64 {
 	var out []int64
@@ -338,7 +346,7 @@ func sizes() []int64 {
 var gpuTargets = []string{"cuda:nvlink", "cuda:pcie", "cuda:pcie-nop2p", "cuda:pcie-2numa", "rocm:mi300x", "rocm:mi355x"}
 
 // TestNeverSlowerThanNativeAndNoDeadZone walks every GPU target, --quant,
-// dtype, world and size. The profile says which of arc's kernels may run
+// dtype, world and size, from a scalar up. The profile says which of arc's kernels may run
 // (the exact ones and the options' codec, within the kernel's size bounds)
 // and what each costs;
 // the choice must be the cheapest of them when it beats native, and native
@@ -357,7 +365,7 @@ func TestNeverSlowerThanNativeAndNoDeadZone(t *testing.T) {
 						keys = append(keys, "twoshot:"+quant, "hier:"+quant)
 					}
 					native, _ := prof.Lookup(int(w), dt, "native")
-					for _, n := range sizes() {
+					for _, n := range append(slices.Clone(smallSizes), sizes()...) {
 						best, bestKey := native.At(n), "native"
 						for _, key := range keys {
 							c, ok := prof.Lookup(int(w), dt, key)
@@ -490,7 +498,7 @@ func TestForce(t *testing.T) {
 		row           passes.Row
 		want          string
 	}{
-		{"cuda:nvlink", "0=oneshot", sum("f16", 24, four), "--force 0=oneshot: 24 bytes is not a multiple of 16"},
+		{"cuda:nvlink", "0=oneshot", sum("f16", 0, four), "--force 0=oneshot: empty tensor"},
 		{"cuda:nvlink", "0=twoshot", sum("f16", 4*kib, iota(0, 3)), "--force 0=twoshot: group size 3"},
 		{"cuda:nvlink", "0=twoshot", sum("f16", 4*kib, iota(0, 6)), "--force 0=twoshot: no such kernel for cuda:nvlink at world 6"},
 		{"cuda:nvlink", "0=ring", sum("f16", 4*kib, four), "--force 0=ring: ring is a TPU lowering"},
@@ -589,5 +597,43 @@ func TestQuantNotUsedSaysWhy(t *testing.T) {
 	}
 	if d := decide(t, "cuda:nvlink", passes.Options{Quant: "none"}, sum("f16", 64*mib, iota(0, 2))); strings.Contains(d.Reason, "not used") {
 		t.Errorf("--quant none: %s", d.Reason)
+	}
+}
+
+// TestEverySizeTakesOneshot: a psum of a scalar (a loss, a token count in
+// f32) or of a few elements, in every dtype the kernels sum, takes arc's
+// one-shot kernel on every GPU target and world, at the one-shot
+// estimate, which at these sizes is its latency (within 0.05 us of what 16
+// bytes cost).
+func TestEverySizeTakesOneshot(t *testing.T) {
+	for _, name := range gpuTargets {
+		tg := target(t, name)
+		prof := passes.ProfileOf(tg)
+		for _, w := range []int64{2, 4, 6, 8} {
+			for _, dt := range []string{"f16", "bf16", "f32"} {
+				es := int64(2)
+				if dt == "f32" {
+					es = 4
+				}
+				one, _ := prof.Lookup(int(w), dt, "oneshot")
+				for _, elems := range []int64{1, 3, 5, 7, 17, 1023} {
+					row := sum(dt, elems*es, iota(0, w))
+					if elems == 1 {
+						row.Shape = []int64{} // a rank-0 tensor
+					}
+					d := decide(t, name, passes.Options{}, row)
+					where := fmt.Sprintf("%s %s x%d, %d elements", name, dt, w, elems)
+					if d.Lowering != "oneshot" || d.Algo != "oneshot" || !strings.HasPrefix(d.Reason, "oneshot: est ") {
+						t.Fatalf("%s: %s (%s), want oneshot", where, d.Lowering, d.Reason)
+					}
+					if d.EstUS != one.At(elems*es) || d.EstUS >= d.NativeUS {
+						t.Fatalf("%s: est %.3f us (native %.3f), want the profile's oneshot %.3f", where, d.EstUS, d.NativeUS, one.At(elems*es))
+					}
+					if elems*es <= 16 && math.Abs(d.EstUS-one.At(16)) > 0.05 {
+						t.Fatalf("%s: est %.3f us, want one-shot's latency, %.3f as at 16 bytes", where, d.EstUS, one.At(16))
+					}
+				}
+			}
+		}
 	}
 }

@@ -2,32 +2,32 @@
 // (go-xla's "%0, %1 = ...") and packed ("%2:3", used as "%2#k"), with operands
 // that arc lowers next to operands that stay native in the same op.
 module @multi_operand attributes {stablehlo.num_replicas = 8 : i64} {
-  func.func @main(%a: tensor<64x128xf16>, %b: tensor<1024x1024xf16>, %c: tensor<4096xbf16>, %d: tensor<3xbf16>, %e: tensor<256xf32>, %f: tensor<5xf32>, %g: tensor<2048x1024xf32>, %h: tensor<3xf32>) -> (tensor<64x128xf16>, tensor<1024x1024xf16>, tensor<4096xbf16>, tensor<3xbf16>, tensor<256xf32>, tensor<2048x1024xf32>, tensor<5xf32>, tensor<3xf32>) {
+  func.func @main(%a: tensor<64x128xf16>, %b: tensor<1024x1024xf16>, %c: tensor<4096xbf16>, %d: tensor<3xbf16>, %e: tensor<256xf32>, %f: tensor<0xf32>, %g: tensor<2048x1024xf32>, %h: tensor<0xf32>) -> (tensor<64x128xf16>, tensor<1024x1024xf16>, tensor<4096xbf16>, tensor<3xbf16>, tensor<256xf32>, tensor<2048x1024xf32>, tensor<0xf32>, tensor<0xf32>) {
     // Both operands lowered: 16 KiB and 2 MiB.
     %0, %1 = "stablehlo.all_reduce"(%a, %b) ({
       ^bb0(%x: tensor<f16>, %y: tensor<f16>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f16>, tensor<f16>) -> tensor<f16>
         "stablehlo.return"(%s) : (tensor<f16>) -> ()
     }) {replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>} : (tensor<64x128xf16>, tensor<1024x1024xf16>) -> (tensor<64x128xf16>, tensor<1024x1024xf16>)
-    // 8 KiB lowered, 6 bytes (not a multiple of 16) native.
+    // Both lowered: 8 KiB, and 6 bytes (arc's kernels take any count).
     %2, %3 = "stablehlo.all_reduce"(%c, %d) ({
       ^bb0(%x: tensor<bf16>, %y: tensor<bf16>):
         %s = "stablehlo.add"(%x, %y) : (tensor<bf16>, tensor<bf16>) -> tensor<bf16>
         "stablehlo.return"(%s) : (tensor<bf16>) -> ()
     }) {replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>} : (tensor<4096xbf16>, tensor<3xbf16>) -> (tensor<4096xbf16>, tensor<3xbf16>)
-    // Packed: 1 KiB lowered, 20 bytes native, 8 MiB lowered.
+    // Packed: 1 KiB lowered, an empty operand native, 8 MiB lowered.
     %4:3 = "stablehlo.all_reduce"(%e, %f, %g) ({
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>} : (tensor<256xf32>, tensor<5xf32>, tensor<2048x1024xf32>) -> (tensor<256xf32>, tensor<5xf32>, tensor<2048x1024xf32>)
-    // Packed, every operand native (12 and 20 bytes).
+    }) {replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>} : (tensor<256xf32>, tensor<0xf32>, tensor<2048x1024xf32>) -> (tensor<256xf32>, tensor<0xf32>, tensor<2048x1024xf32>)
+    // Packed, every operand native (both empty).
     %5:2 = "stablehlo.all_reduce"(%h, %4#1) ({
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>} : (tensor<3xf32>, tensor<5xf32>) -> (tensor<3xf32>, tensor<5xf32>)
+    }) {replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>} : (tensor<0xf32>, tensor<0xf32>) -> (tensor<0xf32>, tensor<0xf32>)
     %6 = "stablehlo.multiply"(%4#0, %4#0) : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
-    "func.return"(%0, %1, %2, %3, %6, %4#2, %5#1, %5#0) : (tensor<64x128xf16>, tensor<1024x1024xf16>, tensor<4096xbf16>, tensor<3xbf16>, tensor<256xf32>, tensor<2048x1024xf32>, tensor<5xf32>, tensor<3xf32>) -> ()
+    "func.return"(%0, %1, %2, %3, %6, %4#2, %5#1, %5#0) : (tensor<64x128xf16>, tensor<1024x1024xf16>, tensor<4096xbf16>, tensor<3xbf16>, tensor<256xf32>, tensor<2048x1024xf32>, tensor<0xf32>, tensor<0xf32>) -> ()
   }
 }

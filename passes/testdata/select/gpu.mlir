@@ -1,7 +1,8 @@
 // arc: --target cuda:nvlink
 // select decides every all-reduce and writes the decision on the op: a
-// small sum takes the one-shot kernel, a large one the two-shot kernel, a
-// max and a size the kernels cannot take stay native, each with its reason.
+// small sum takes the one-shot kernel (12 bytes too: the kernels take any
+// count), a large one the two-shot kernel, a max stays native, with its
+// reason.
 module @gpu attributes {stablehlo.num_replicas = 2 : i64} {
   func.func @main(%a: tensor<2048xf16>, %b: tensor<4096x2048xbf16>, %c: tensor<1024xf32>, %d: tensor<3xf32>) -> (tensor<2048xf16>, tensor<4096x2048xbf16>, tensor<1024xf32>, tensor<3xf32>) {
     %0 = "stablehlo.all_reduce"(%a) ({

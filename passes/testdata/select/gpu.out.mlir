@@ -1,7 +1,8 @@
 // arc: --target cuda:nvlink
 // select decides every all-reduce and writes the decision on the op: a
-// small sum takes the one-shot kernel, a large one the two-shot kernel, a
-// max and a size the kernels cannot take stay native, each with its reason.
+// small sum takes the one-shot kernel (12 bytes too: the kernels take any
+// count), a large one the two-shot kernel, a max stays native, with its
+// reason.
 module @gpu attributes {stablehlo.num_replicas = 2 : i64, arc.target = "cuda:nvlink"} {
   func.func @main(%a: tensor<2048xf16>, %b: tensor<4096x2048xbf16>, %c: tensor<1024xf32>, %d: tensor<3xf32>) -> (tensor<2048xf16>, tensor<4096x2048xbf16>, tensor<1024xf32>, tensor<3xf32>) {
     %0 = "stablehlo.all_reduce"(%a) ({
@@ -23,7 +24,7 @@ module @gpu attributes {stablehlo.num_replicas = 2 : i64, arc.target = "cuda:nvl
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "12 bytes is not a multiple of 16"} : (tensor<3xf32>) -> tensor<3xf32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "oneshot", arc.codec = "none", arc.algo = "oneshot", arc.link = "peer", arc.cast = false, arc.reason = "oneshot: est 6.0 us vs native 17.6 us (2.9x)", arc.est_us = 6.0 : f64, arc.native_us = 17.6 : f64} : (tensor<3xf32>) -> tensor<3xf32>
     "func.return"(%0, %1, %2, %3) : (tensor<2048xf16>, tensor<4096x2048xbf16>, tensor<1024xf32>, tensor<3xf32>) -> ()
   }
 }

@@ -2,12 +2,12 @@
 // Decisions on the input (an earlier compile's, or written by hand) are not
 // obeyed: select decides each all-reduce afresh for this target and these
 // options and writes its decision in their place. A max stays native; int4,
-// which no --quant allows here, gives way to the fp codec; 12 bytes stay
-// native; the hierarchical kernel and the host link, which cuda:nvlink lacks,
-// give way to its own; native marks on a sum arc lowers give way too; a
-// fusion mark goes (fuse decides it after select).
+// which no --quant allows here, gives way to the fp codec; an empty tensor
+// stays native; the hierarchical kernel and the host link, which cuda:nvlink
+// lacks, give way to its own; native marks on a sum arc lowers give way too;
+// a fusion mark goes (fuse decides it after select).
 module @marks attributes {stablehlo.num_replicas = 4 : i64, arc.target = "cuda:nvlink"} {
-  func.func @main(%a: tensor<1024xf32>, %b: tensor<4194304xf16>, %c: tensor<3xf32>, %d: tensor<4194304xf16>, %e: tensor<4096xf16>, %f: tensor<4096xf16>) -> (tensor<1024xf32>, tensor<4194304xf16>, tensor<3xf32>, tensor<4194304xf16>, tensor<4096xf16>, tensor<4096xf16>) {
+  func.func @main(%a: tensor<1024xf32>, %b: tensor<4194304xf16>, %c: tensor<0xf32>, %d: tensor<4194304xf16>, %e: tensor<4096xf16>, %f: tensor<4096xf16>) -> (tensor<1024xf32>, tensor<4194304xf16>, tensor<0xf32>, tensor<4194304xf16>, tensor<4096xf16>, tensor<4096xf16>) {
     %0 = "stablehlo.all_reduce"(%a) ({
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
@@ -22,7 +22,7 @@ module @marks attributes {stablehlo.num_replicas = 4 : i64, arc.target = "cuda:n
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, arc.lowering = "native", arc.reason = "12 bytes is not a multiple of 16"} : (tensor<3xf32>) -> tensor<3xf32>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, arc.lowering = "native", arc.reason = "empty tensor"} : (tensor<0xf32>) -> tensor<0xf32>
     %3 = "stablehlo.all_reduce"(%d) ({
       ^bb0(%x: tensor<f16>, %y: tensor<f16>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f16>, tensor<f16>) -> tensor<f16>
@@ -38,6 +38,6 @@ module @marks attributes {stablehlo.num_replicas = 4 : i64, arc.target = "cuda:n
         %s = "stablehlo.add"(%x, %y) : (tensor<f16>, tensor<f16>) -> tensor<f16>
         "stablehlo.return"(%s) : (tensor<f16>) -> ()
     }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, arc.lowering = "oneshot", arc.codec = "none", arc.algo = "oneshot", arc.link = "peer", arc.cast = false, arc.reason = "oneshot: est 7.1 us vs native 21.6 us (3.1x)", arc.est_us = 7.07 : f64, arc.native_us = 21.65 : f64} : (tensor<4096xf16>) -> tensor<4096xf16>
-    "func.return"(%0, %1, %2, %3, %4, %5) : (tensor<1024xf32>, tensor<4194304xf16>, tensor<3xf32>, tensor<4194304xf16>, tensor<4096xf16>, tensor<4096xf16>) -> ()
+    "func.return"(%0, %1, %2, %3, %4, %5) : (tensor<1024xf32>, tensor<4194304xf16>, tensor<0xf32>, tensor<4194304xf16>, tensor<4096xf16>, tensor<4096xf16>) -> ()
   }
 }

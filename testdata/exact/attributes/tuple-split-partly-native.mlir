@@ -1,9 +1,10 @@
-// arc: --target rocm:mi300x
+// arc: --target rocm:mi300x --min-bytes 1K
 // want: lowered quickreduce fp algo=twoshot
-// want: native 24 bytes is not a multiple of 16
+// want: native below --min-bytes 1024
 // Three results under one tuple sharding: the two operands that run arc's
-// kernels become calls with their own entries, the 24-byte one stays in an
-// all-reduce of its own with its own entry; every result keeps its value.
+// kernels become calls with their own entries, the 24-byte one, below
+// --min-bytes, stays in an all-reduce of its own with its own entry; every
+// result keeps its value.
 module @tuple_split attributes {mhlo.num_replicas = 8 : i32} {
   func.func @main(%x: tensor<4096x256xbf16>, %y: tensor<12xbf16>, %z: tensor<512xbf16>) -> (tensor<4096x256xbf16>, tensor<12xbf16>, tensor<512xbf16>) {
     %0:3 = "stablehlo.all_reduce"(%x, %y, %z) ({

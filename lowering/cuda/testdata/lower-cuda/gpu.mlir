@@ -22,7 +22,7 @@ module @gpu attributes {stablehlo.num_replicas = 2 : i64, arc.target = "cuda:nvl
       ^bb0(%x: tensor<f32>, %y: tensor<f32>):
         %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%s) : (tensor<f32>) -> ()
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "native", arc.reason = "12 bytes is not a multiple of 16"} : (tensor<3xf32>) -> tensor<3xf32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, arc.lowering = "oneshot", arc.codec = "none", arc.algo = "oneshot", arc.link = "peer", arc.cast = false, arc.reason = "oneshot: est 6.0 us vs native 17.6 us (2.9x)", arc.est_us = 6.0 : f64, arc.native_us = 17.6 : f64} : (tensor<3xf32>) -> tensor<3xf32>
     "func.return"(%0, %1, %2, %3) : (tensor<2048xf16>, tensor<4096x2048xbf16>, tensor<1024xf32>, tensor<3xf32>) -> ()
   }
 }
