@@ -167,6 +167,13 @@ func (p Plan) Check() error {
 		if dt != "f16" && dt != "bf16" && dt != "f32" {
 			return fmt.Errorf("dtype %q: arc's kernels take f16, bf16 and f32", dt)
 		}
+		// Any count of elements runs, but a size must be a whole number of them.
+		es := ElemSize(dt)
+		for _, n := range p.Sizes {
+			if n%es != 0 {
+				return fmt.Errorf("--sizes: size %s is not a whole number of %s elements (%d bytes each)", FormatSize(n), dt, es)
+			}
+		}
 	}
 	return nil
 }
@@ -206,9 +213,6 @@ func ParseSizes(s string) ([]int64, error) {
 		return nil, fmt.Errorf("no sizes given")
 	}
 	for i, n := range out {
-		if n%16 != 0 {
-			return nil, fmt.Errorf("size %s is not a multiple of 16 bytes (arc's kernels need that)", FormatSize(n))
-		}
 		if i > 0 && n <= out[i-1] {
 			return nil, fmt.Errorf("sizes must increase: %s after %s", FormatSize(n), FormatSize(out[i-1]))
 		}

@@ -25,7 +25,7 @@ func TestParseSizes(t *testing.T) {
 		{in: "48,96", want: []int64{48, 96}},
 		{in: "1M:4K", err: "runs backwards"},
 		{in: "4K,4K", err: "sizes must increase: 4K after 4K"},
-		{in: "100", err: "size 100 is not a multiple of 16"},
+		{in: "4,6,100", want: []int64{4, 6, 100}},
 		{in: "4X", err: `bad size "4X"`},
 		{in: "-4K", err: `bad size "-4K"`},
 		{in: " , ", err: "no sizes given"},
@@ -110,6 +110,8 @@ func TestPlanCheck(t *testing.T) {
 		{func(p *Plan) { p.Warmup = -1 }, "--warmup -1"},
 		{func(p *Plan) { p.Jobs = 0 }, "--jobs 0"},
 		{func(p *Plan) { p.Sizes = nil }, "no sizes"},
+		{func(p *Plan) { p.Sizes = []int64{3} }, "--sizes: size 3 is not a whole number of f16 elements (2 bytes each)"},
+		{func(p *Plan) { p.Sizes, p.DTypes = []int64{4, 6}, []string{"f16", "f32"} }, "size 6 is not a whole number of f32 elements (4 bytes each)"},
 	} {
 		p := ok
 		tc.edit(&p)

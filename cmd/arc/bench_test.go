@@ -45,7 +45,7 @@ func TestBenchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"bench", "--level", "nccl"}, `--level "nccl": want xla or kernel`},
 		{[]string{"bench", "--link", "pcie"}, `--link "pcie": want peer or host`},
-		{[]string{"bench", "--sizes", "100"}, "--sizes: size 100 is not a multiple of 16"},
+		{[]string{"bench", "--sizes", "101"}, "--sizes: size 101 is not a whole number of f16 elements (2 bytes each)"},
 		{[]string{"bench", "--lowerings", "twoshot:int9"}, `unknown lowering "twoshot:int9"`},
 		{[]string{"bench", "--dtypes", "f64"}, `dtype "f64"`},
 		{[]string{"bench", "--chain", "0"}, "--chain 0"},
