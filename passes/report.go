@@ -27,6 +27,10 @@ type Report struct {
 	// Notes are what a person should know of the whole compile, such as a
 	// --quant codec no row uses, and why.
 	Notes []string `json:"notes,omitempty"`
+	// Transfers counts the module's send and recv ops between devices (not
+	// host transfers), which XLA runs on the platform's collective library
+	// as it runs the native collectives (NativeLine).
+	Transfers int `json:"-"`
 }
 
 // Row describes one collective operand and, once selected, its decision.
@@ -204,7 +208,78 @@ func (a *Analysis) read(m *ir.Module, cs []*ir.Collective) error {
 // Report is the analysis as the user reads it. target names the target in
 // the report; "" takes the one the module records.
 func (a *Analysis) Report(target string) *Report {
-	return &Report{Target: cmp.Or(target, a.Target), Module: a.Name, Collectives: slices.Clone(a.Rows), Env: maps.Clone(a.Env)}
+	return &Report{Target: cmp.Or(target, a.Target), Module: a.Name, Collectives: slices.Clone(a.Rows), Env: maps.Clone(a.Env),
+		Transfers: transfers(a.Module)}
+}
+
+// transfers counts m's send and recv ops that are not host transfers.
+func transfers(m *ir.Module) int {
+	if m == nil || !strings.Contains(m.Src, ".send") && !strings.Contains(m.Src, ".recv") {
+		return 0
+	}
+	n := 0
+	m.Walk(func(op *ir.Op) bool {
+		switch op.Name {
+		case "stablehlo.send", "stablehlo.recv", "mhlo.send", "mhlo.recv":
+			host := slices.ContainsFunc(m.OpAttrs(op), func(a ir.Attr) bool {
+				return a.Name == "is_host_transfer" && strings.TrimSpace(a.Value) == "true"
+			})
+			if !host {
+				n++
+			}
+		}
+		return true
+	})
+	return n
+}
+
+// nativeLibrary names the library that runs a GPU target's native
+// collectives; "" for the others (a TPU's are XLA's own, none's are what
+// the module says).
+func nativeLibrary(target string) string {
+	switch {
+	case strings.HasPrefix(target, "cuda:"):
+		return "NCCL"
+	case strings.HasPrefix(target, "rocm:"):
+		return "RCCL"
+	}
+	return ""
+}
+
+// NativeLine says, for a GPU target, which of the module's collectives stay
+// with the platform's library and so whether the program needs a
+// communicator of it (NCCL makes one per group of devices when a native
+// collective first runs): none when every collective runs on arc's kernels
+// and no send or recv crosses devices. A partitioned program may get
+// collectives from XLA's SPMD partitioner that the module does not state.
+// "" for other targets and a report no pass has decided.
+func (r *Report) NativeLine() string {
+	lib := nativeLibrary(r.Target)
+	if lib == "" {
+		return ""
+	}
+	native, allReduces, partitions := 0, 0, int64(0)
+	for _, row := range r.Collectives {
+		partitions = max(partitions, row.Partitions)
+		if row.Lowering != "" && row.Lowering != "native" {
+			continue
+		}
+		native++
+		if row.Op == "all_reduce" {
+			allReduces++
+		}
+	}
+	if native > 0 || r.Transfers > 0 {
+		what := fmt.Sprintf("%d of %d operand(s) (%d all-reduce)", native, len(r.Collectives), allReduces)
+		if r.Transfers > 0 {
+			what += fmt.Sprintf(", and %d send/recv between devices", r.Transfers)
+		}
+		return fmt.Sprintf("native collectives: %s: these run on %s, so the program still makes %s communicators", what, lib, lib)
+	}
+	if partitions > 1 {
+		return fmt.Sprintf("native collectives: 0 (every collective the module states runs on arc's kernels); XLA's SPMD partitioner may add collectives of its own (num_partitions = %d), which would need %s", partitions, lib)
+	}
+	return fmt.Sprintf("native collectives: 0 (every collective runs on arc's kernels): the program needs no %s communicator", lib)
 }
 
 // NewReport analyses a module (Analyse) and reports it.
@@ -365,6 +440,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(w, "module %s, target %s: %d collective operand(s)\n", name, r.Target, len(r.Collectives))
 	}
 	if len(r.Collectives) == 0 {
+		if line := r.NativeLine(); line != "" && r.Transfers > 0 {
+			fmt.Fprintf(w, "\n%s\n", line)
+		}
 		r.writeNotes(w)
 		return nil
 	}
@@ -425,6 +503,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	if native > 0 {
 		fmt.Fprintf(w, "\nall collectives with an estimate: %.1f us with arc, %.1f us native (%.2fx)\n", est, native, native/est)
+	}
+	if line := r.NativeLine(); line != "" {
+		fmt.Fprintf(w, "\n%s\n", line)
 	}
 	r.writeNotes(w)
 	writeLegend(w, "lowerings", r.Collectives, func(row Row) string { return row.Lowering }, loweringMeaning)

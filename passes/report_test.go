@@ -289,3 +289,63 @@ func TestRecordedDecisionsAreChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeLine: the table says, on a GPU target, which collectives stay
+// with NCCL or RCCL, and that a program whose collectives all run on arc's
+// kernels needs no communicator of theirs; send and recv between devices
+// need one too, host transfers do not; a partitioned program may get
+// collectives from XLA's partitioner.
+func TestNativeLine(t *testing.T) {
+	const sendRecv = `module @m attributes {mhlo.num_replicas = 2 : i32} {
+  func.func @main(%w: tensor<4xf32>, %tok: !stablehlo.token) -> !stablehlo.token {
+    %t1 = "stablehlo.send"(%w, %tok) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>, is_host_transfer = true} : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+    %t2 = "stablehlo.send"(%w, %t1) {channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>} : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+    return %t2 : !stablehlo.token
+  }
+}
+`
+	lowered := func(r *passes.Report) *passes.Report {
+		for i := range r.Collectives {
+			r.Collectives[i].Lowering = "oneshot"
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name string
+		r    *passes.Report
+		want string
+	}{
+		{"all on arc's kernels", lowered(report(t, verifyModule)),
+			"native collectives: 0 (every collective runs on arc's kernels): the program needs no NCCL communicator"},
+		{"one native", func() *passes.Report {
+			r := lowered(report(t, verifyModule))
+			r.Collectives[1].Lowering = "native"
+			return r
+		}(), "native collectives: 1 of 3 operand(s) (1 all-reduce): these run on NCCL, so the program still makes NCCL communicators"},
+		{"ROCm", func() *passes.Report { r := lowered(report(t, verifyModule)); r.Target = "rocm:mi300x"; return r }(),
+			"native collectives: 0 (every collective runs on arc's kernels): the program needs no RCCL communicator"},
+		{"partitioned", func() *passes.Report {
+			r := lowered(report(t, verifyModule))
+			for i := range r.Collectives {
+				r.Collectives[i].Partitions = 4
+			}
+			return r
+		}(), "native collectives: 0 (every collective the module states runs on arc's kernels); XLA's SPMD partitioner may add collectives of its own (num_partitions = 4), which would need NCCL"},
+		{"a send between devices", report(t, sendRecv),
+			"native collectives: 0 of 0 operand(s) (0 all-reduce), and 1 send/recv between devices: these run on NCCL, so the program still makes NCCL communicators"},
+		{"TPU", func() *passes.Report { r := lowered(report(t, verifyModule)); r.Target = "tpu:v6e-8"; return r }(), ""},
+		{"none", func() *passes.Report { r := lowered(report(t, verifyModule)); r.Target = "none"; return r }(), ""},
+	} {
+		if got := c.r.NativeLine(); got != c.want {
+			t.Errorf("%s: %q\nwant %q", c.name, got, c.want)
+		}
+	}
+	// The table prints it after the estimates.
+	var buf bytes.Buffer
+	if err := lowered(report(t, verifyModule)).WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "\nnative collectives: 0 (every collective runs on arc's kernels): the program needs no NCCL communicator\n") {
+		t.Errorf("the table lacks the line:\n%s", buf.String())
+	}
+}

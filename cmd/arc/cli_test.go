@@ -156,6 +156,27 @@ func TestInspectTable(t *testing.T) {
 	}
 }
 
+// TestExplainSaysWhetherNCCLIsNeeded: --explain, and arc inspect of the
+// lowered module, say when every collective runs on arc's kernels, so that
+// the program needs no NCCL communicator, and otherwise how many stay.
+func TestExplainSaysWhetherNCCLIsNeeded(t *testing.T) {
+	for _, c := range []struct{ input, want string }{
+		{"sizes_w2.mlir", "native collectives: 0 (every collective runs on arc's kernels): the program needs no NCCL communicator"},
+		{"sizes_small.mlir", "native collectives: 1 of 11 operand(s) (1 all-reduce): these run on NCCL, so the program still makes NCCL communicators"},
+	} {
+		in, _ := testdata(t, c.input)
+		out := filepath.Join(t.TempDir(), "out.mlir")
+		code, _, errs := runArc(t, "", "compile", "--target", "cuda:nvlink", "--explain", "-o", out, in)
+		if code != exitOK || !strings.Contains(errs, "\n"+c.want+"\n") {
+			t.Errorf("%s: exit %d, --explain lacks %q:\n%s", c.input, code, c.want, errs)
+		}
+		code, table, errs := runArc(t, "", "inspect", out)
+		if code != exitOK || !strings.Contains(table, "\n"+c.want+"\n") {
+			t.Errorf("%s: exit %d (%s), arc inspect lacks %q:\n%s", c.input, code, errs, c.want, table)
+		}
+	}
+}
+
 // TestReportAndInspectShareOneSchema: arc compile --report and arc inspect
 // --json of the lowered module write the same keys, row by row, and the
 // same decisions.
