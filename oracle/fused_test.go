@@ -18,6 +18,7 @@ import (
 // blocks (printed by JAX) and JAX-shaped ones written by hand.
 var fusedModules = []string{"../examples/llama/model.mlir", "../testdata/fuse/jax_weight_io.mlir",
 	"../testdata/fuse/jax_f32_rank3.mlir", "../testdata/fuse/f32_h_returned.mlir", "../testdata/fuse/jax_llama_layer.mlir",
+	"../testdata/fuse/odd_rows_f32.mlir",
 	"../testdata/fixtures/jax_llama_block_tp2_bf16.mlir", "../testdata/fixtures/jax_llama_block_tp4_f32.mlir",
 	"../testdata/fixtures/jax_llama_block_tp8_bf16.mlir"}
 
