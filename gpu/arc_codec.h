@@ -131,7 +131,21 @@ ARC_FN void int_decode(uint64_t w, float s, float *y) {
 
 /* ---- fp8: e4m3 codes with an f32 scale ---- */
 
-#if ARC_CUDA
+/* ARC_E4M3_HW: e4m3 by the hardware's conversions, CUDA device code for
+ * sm_89 and up (Ada, Hopper, Blackwell); the host pass of nvcc reads them
+ * too. Device code for sm_80 and sm_86, and the compute_80 PTX the driver
+ * compiles for GPUs without their own code (docs/KERNELS.md,
+ * "Architectures"), take the integer code below, as HIP and the host do:
+ * cuda_fp8.h would emulate the conversions there through f64, which GA10x
+ * runs at 1/64 of the f32 rate. Both give the hardware's bits for every f32
+ * and every code (checked exhaustively against cuda_fp8.h's emulation). */
+#if ARC_CUDA && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890)
+#define ARC_E4M3_HW 1
+#else
+#define ARC_E4M3_HW 0
+#endif
+
+#if ARC_E4M3_HW
 /* The hardware conversions (sm_89 and up) are the definition. */
 ARC_FN uint32_t e4m3_from_f32(float f) { return __nv_cvt_float_to_fp8(f, __NV_SATFINITE, __NV_E4M3); }
 ARC_FN float e4m3_to_f32(uint32_t c) {

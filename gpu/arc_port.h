@@ -25,6 +25,12 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
+/* sm_80 is the oldest GPU the kernels run on: fmax_nan and fmin_nan are
+ * max.NaN and min.NaN, sm_80 instructions (docs/KERNELS.md,
+ * "Architectures"). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "arc's kernels need sm_80 or newer: build for compute_80 and up (GPU_ARCH in the Makefile)"
+#endif
 #else
 #define ARC_HOST 1
 #include <math.h>
