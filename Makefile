@@ -99,12 +99,26 @@ device-bin-differential: plugin
 # with nvcc, and the kernel benchmark when NCCL is found. hip-check (CI):
 # the same sources compiled to gfx942 device code. device-bin (here) and
 # device-test (GPU machine, which has no Go): the gputest binary and its run.
-.PHONY: gpu kbench hip-check device-bin device-test
+.PHONY: gpu gpu-arch kbench hip-check device-bin device-test
 NVCC      ?= nvcc
-GPU_ARCH  ?= -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90,code=sm_90
+# The GPUs a user may run arc on (docs/KERNELS.md, "Architectures"): machine
+# code for Ampere sm_80 (A100) and sm_86 (A10, A40, RTX 30), Ada sm_89 (L4,
+# L40S, RTX 40), Hopper sm_90, Blackwell sm_100 (B200) and sm_120 (RTX 50,
+# RTX PRO 6000), each also run by the later minors of its major (sm_103
+# runs sm_100's, sm_121 sm_120's); and compute_80 PTX, which the driver
+# compiles when it loads the library on a GPU none of them fits (sm_110,
+# those to come). No kernel uses arch-specific instructions (sm_90a,
+# sm_100a). TestGPUArchList (docs/) keeps this list and the page's the same.
+# GPU_ARCH=-arch=native builds for the machine's own GPUs alone (quicker).
+GPU_SMS   ?= 80 86 89 90 100 120
+GPU_PTX   ?= 80
+GPU_ARCH  ?= $(foreach s,$(GPU_SMS),-gencode=arch=compute_$(s),code=sm_$(s)) \
+	$(foreach p,$(GPU_PTX),-gencode=arch=compute_$(p),code=compute_$(p))
 # -fmad=false: docs/FORMATS.md forbids contracting a*b+c into an FMA.
 GPU_FLAGS ?= -O3 -fmad=false -std=c++17 -Xcompiler -fPIC $(NVCC_PAR)
-NVCC_PAR  ?= -split-compile=0 # compile a file's kernels on all cores (nvcc 12.1+)
+# A file's architectures compiled at once (--threads 0), each one's kernels
+# on all cores (-split-compile=0, nvcc 12.1+).
+NVCC_PAR  ?= -split-compile=0 --threads 0
 GPU_SRCS  := $(wildcard gpu/*.cu gpu/*.cc)
 GPU_HDRS  := $(wildcard gpu/*.h gpu/*.cuh) proxy/arc_ffi.h proxy/arc_ffi_abi.h
 GPU_OBJS  := $(patsubst gpu/%,build/gpu/%.o,$(GPU_SRCS))
@@ -119,6 +133,10 @@ NCCL_HOME ?= $(patsubst %/include/nccl.h,%,$(firstword $(wildcard /usr/include/n
 
 gpu: build/libarc_gpu.so
 	@if [ -n "$(NCCL_HOME)" ]; then $(MAKE) --no-print-directory kbench; else echo "gpu: NCCL not found (set NCCL_HOME): kbench skipped"; fi
+
+# gpu-arch: the nvcc flags make gpu builds with, as make reads them.
+gpu-arch:
+	@echo $(GPU_ARCH)
 
 # Every source compiles as CUDA (-x cu), so .cc files see arc_port.h's CUDA names too.
 build/gpu/%.o: gpu/% $(GPU_HDRS)
