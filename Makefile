@@ -121,7 +121,10 @@ GPU_FLAGS ?= -O3 -fmad=false -std=c++17 -Xcompiler -fPIC $(NVCC_PAR)
 NVCC_PAR  ?= -split-compile=0 --threads 0
 GPU_SRCS  := $(wildcard gpu/*.cu gpu/*.cc)
 GPU_HDRS  := $(wildcard gpu/*.h gpu/*.cuh) proxy/arc_ffi.h proxy/arc_ffi_abi.h
-GPU_OBJS  := $(patsubst gpu/%,build/gpu/%.o,$(GPU_SRCS))
+# GPU_OUT: where the objects, the library and kbench go (a build of other
+# GPU_ARCH in a folder of its own: proxy/devtest/arch_check.sh).
+GPU_OUT   ?= build
+GPU_OBJS  := $(patsubst gpu/%,$(GPU_OUT)/gpu/%.o,$(GPU_SRCS))
 HIPCXX    ?= clang++-19
 HIP_OPT   ?= -O3
 HIP_FLAGS ?= -x hip --offload-arch=gfx942 -nogpulib --cuda-device-only -S $(HIP_OPT) -ffp-contract=off -std=c++17
@@ -131,7 +134,7 @@ NCCL_HOME ?= $(patsubst %/include/nccl.h,%,$(firstword $(wildcard /usr/include/n
 	/opt/*/.venv/lib/python3*/site-packages/nvidia/nccl/include/nccl.h \
 	/usr/local/lib/python3*/dist-packages/nvidia/nccl/include/nccl.h /usr/lib/python3*/site-packages/nvidia/nccl/include/nccl.h)))
 
-gpu: build/libarc_gpu.so
+gpu: $(GPU_OUT)/libarc_gpu.so
 	@if [ -n "$(NCCL_HOME)" ]; then $(MAKE) --no-print-directory kbench; else echo "gpu: NCCL not found (set NCCL_HOME): kbench skipped"; fi
 
 # gpu-arch: the nvcc flags make gpu builds with, as make reads them.
@@ -139,17 +142,17 @@ gpu-arch:
 	@echo $(GPU_ARCH)
 
 # Every source compiles as CUDA (-x cu), so .cc files see arc_port.h's CUDA names too.
-build/gpu/%.o: gpu/% $(GPU_HDRS)
+$(GPU_OUT)/gpu/%.o: gpu/% $(GPU_HDRS)
 	@mkdir -p $(@D)
 	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Iproxy -x cu -c $< -o $@
 
-build/libarc_gpu.so: $(GPU_OBJS)
+$(GPU_OUT)/libarc_gpu.so: $(GPU_OBJS)
 	$(NVCC) $(GPU_ARCH) -shared -o $@ $^
 
-kbench: build/kbench
-build/kbench: gpu/kbench/kbench.cu build/libarc_gpu.so
+kbench: $(GPU_OUT)/kbench
+$(GPU_OUT)/kbench: gpu/kbench/kbench.cu $(GPU_OUT)/libarc_gpu.so
 	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Igpu -Iproxy -I$(NCCL_HOME)/include -o $@ $< \
-		-Lbuild -larc_gpu -Xlinker -rpath='$$ORIGIN' $(foreach d,lib lib64 lib/x86_64-linux-gnu,-L$(NCCL_HOME)/$(d) -Xlinker -rpath=$(NCCL_HOME)/$(d)) -l:libnccl.so.2
+		-L$(GPU_OUT) -larc_gpu -Xlinker -rpath='$$ORIGIN' $(foreach d,lib lib64 lib/x86_64-linux-gnu,-L$(NCCL_HOME)/$(d) -Xlinker -rpath=$(NCCL_HOME)/$(d)) -l:libnccl.so.2
 
 hip-check: $(HIP_ASMS)
 	@echo "hip-check: $(words $(GPU_SRCS)) sources compile for gfx942"
@@ -177,11 +180,13 @@ device-test: build/libarc_gpu.so
 	exit $$(( k != 0 || r != 0 ))
 
 .PHONY: device-test-kernels
-# device-test-kernels: the kernels alone (.devbin/gputest.test).
-device-test-kernels: build/libarc_gpu.so
+# device-test-kernels: the kernels alone (.devbin/gputest.test), against
+# $(GPU_OUT)/libarc_gpu.so; GPUTEST_ARGS adds the test binary's flags
+# (GPUTEST_ARGS='-test.run TestGolden|TestWorld2').
+device-test-kernels: $(GPU_OUT)/libarc_gpu.so
 	@log=$${OUT:-$(CURDIR)/build}/device-test.log; mkdir -p $$(dirname $$log); \
-	cd gpu/gputest && ARC_GPU_LIB=$(CURDIR)/build/libarc_gpu.so ARC_TIMEOUT_MS=$${ARC_TIMEOUT_MS:-10000} \
-		$(CURDIR)/.devbin/gputest.test -test.v -test.timeout $${GPUTEST_TIMEOUT:-9m} >$$log 2>&1; rc=$$?; \
+	cd gpu/gputest && ARC_GPU_LIB=$(abspath $(GPU_OUT))/libarc_gpu.so ARC_TIMEOUT_MS=$${ARC_TIMEOUT_MS:-10000} \
+		$(CURDIR)/.devbin/gputest.test -test.v -test.timeout $${GPUTEST_TIMEOUT:-9m} $${GPUTEST_ARGS:-} >$$log 2>&1; rc=$$?; \
 	grep -E '^(--- FAIL|FAIL|ok|PASS)|_test.go:' $$log | head -60; \
 	echo "device-test: $$(grep -c -- '--- PASS' $$log) passed, $$(grep -c -- '--- FAIL' $$log) failed, $$(grep -c -- '--- SKIP' $$log) skipped (log: $$log)"; \
 	exit $$rc
