@@ -36,16 +36,22 @@ func Targets() []passes.Target {
 				NativeAt2: [][2]float64{{4 * kib, 17.6}, {64 * kib, 17.7}, {256 * kib, 24.2}, {1 * mib, 27.3}, {4 * mib, 38.3}, {16 * mib, 87.4}, {64 * mib, 259}, {128 * mib, 472}},
 			}.Profile())
 		}),
+		// The PCIe targets' links (docs/LOWERINGS.md, "PCIe rates"): peer
+		// writes over Gen4 x16 measured at 26.3 GB/s a direction (83% of its
+		// 31.5), over Gen5 x16 at 53-56 (of 63); host-staged, Gen5 x16 measured
+		// at about 55 GB/s each way per GPU on the H200 machine. The link's
+		// term is the largest of every kernel's on these targets, so memory
+		// and codec rates stay as they were.
 		machine("cuda:pcie", "peer", false, func() *passes.Profile {
 			return gpu.Model{
-				Target: "cuda:pcie", Source: "estimate: PCIe Gen4 x16 peer-to-peer (22 GB/s per direction), L40S-class memory",
-				LinkGBps: 22, HbmGBps: 800, OpsPerUS: 20e6, OneshotLat: 8, TwoshotLat: 12, QuantLat: 3,
+				Target: "cuda:pcie", Source: "estimate: PCIe Gen4 x16 peer-to-peer writes (26 GB/s per direction, p2pBandwidthLatencyTest on 2 x RTX 6000 Ada), L40S-class memory",
+				LinkGBps: 26, HbmGBps: 800, OpsPerUS: 20e6, OneshotLat: 8, TwoshotLat: 12, QuantLat: 3,
 				NativeLat: 25, NativeEff: 0.85, Codecs: codecs, Worlds: abi.TwoShotWorlds, OneshotMax: 4 * mib,
 			}.Profile()
 		}),
 		machine("cuda:pcie-nop2p", "host", false, func() *passes.Profile {
 			return withTuned(gpu.Model{
-				Target: "cuda:pcie-nop2p", Source: "NCCL without P2P measured on 2 x H200; arc's host-staged kernels estimated from 55 GB/s pinned-host bandwidth per GPU",
+				Target: "cuda:pcie-nop2p", Source: "NCCL without P2P measured on 2 x H200 (PCIe Gen5 x16, peer access off); arc's host-staged kernels estimated from 55 GB/s pinned-host bandwidth per GPU",
 				LinkGBps: 55, HbmGBps: 4000, OpsPerUS: 40e6, OneshotLat: 12, TwoshotLat: 15, QuantLat: 2,
 				NativeLat: 30, NativeEff: 0.5, Codecs: codecs, Worlds: abi.TwoShotWorlds, OneshotMax: 2 * mib,
 				NativeAt2: [][2]float64{{4 * kib, 44}, {64 * kib, 44}, {256 * kib, 44}, {1 * mib, 68}, {4 * mib, 178}, {16 * mib, 633}, {64 * mib, 2408}, {128 * mib, 4698}},
@@ -53,8 +59,8 @@ func Targets() []passes.Target {
 		}),
 		machine("cuda:pcie-2numa", "peer", true, func() *passes.Profile {
 			return gpu.Model{
-				Target: "cuda:pcie-2numa", Source: "estimate: 2 NUMA nodes x 4 GPUs behind PCIe Gen4 switches (22 GB/s inside, 12 GB/s across)",
-				LinkGBps: 22, HbmGBps: 800, OpsPerUS: 20e6, OneshotLat: 8, TwoshotLat: 12, QuantLat: 3,
+				Target: "cuda:pcie-2numa", Source: "estimate: 2 NUMA nodes x 4 GPUs behind PCIe Gen4 switches (26 GB/s peer writes inside, as cuda:pcie; 12 GB/s across, shared)",
+				LinkGBps: 26, HbmGBps: 800, OpsPerUS: 20e6, OneshotLat: 8, TwoshotLat: 12, QuantLat: 3,
 				NativeLat: 30, NativeEff: 0.85, CrossGBps: 12, HalfSize: 4, Codecs: codecs, Worlds: abi.TwoShotWorlds, Hier: true, OneshotMax: 2 * mib,
 			}.Profile()
 		}),

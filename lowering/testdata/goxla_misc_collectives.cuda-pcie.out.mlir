@@ -15,7 +15,7 @@ module @misc attributes {stablehlo.num_replicas = 8, arc.target = "cuda:pcie"} {
       %7 = stablehlo.compare  LT, %iterArg, %c_1,  SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
       stablehlo.return %7 : tensor<i1>
     } do {
-      %7 = "stablehlo.custom_call"(%iterArg_0) {api_version = 4 : i32, arc.est_us = 8.05 : f64, arc.lowering = "oneshot", arc.native_us = 25.05 : f64, arc.reason = "oneshot: est 8.0 us vs native 25.1 us (3.1x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 0, 2, 1, 3, 4, 6, 5, 7>, groups = array<i64: 0, 2, 1, 3, 4, 6, 5, 7>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<256xf32>) -> tensor<256xf32>
+      %7 = "stablehlo.custom_call"(%iterArg_0) {api_version = 4 : i32, arc.est_us = 8.04 : f64, arc.lowering = "oneshot", arc.native_us = 25.05 : f64, arc.reason = "oneshot: est 8.0 us vs native 25.0 us (3.1x)", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", devices = array<i64: 0, 2, 1, 3, 4, 6, 5, 7>, groups = array<i64: 0, 2, 1, 3, 4, 6, 5, 7>, link = "peer", world = 2 : i64}, call_target_name = "arc_allreduce", has_side_effect = true, operand_layouts = [dense<[0]> : tensor<1xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : (tensor<256xf32>) -> tensor<256xf32>
       %c_2 = stablehlo.constant dense<1> : tensor<i64>
       %8 = stablehlo.add %iterArg, %c_2 : tensor<i64>
       stablehlo.return %8, %7 : tensor<i64>, tensor<256xf32>
