@@ -146,8 +146,9 @@ $(GPU_OUT)/gpu/%.o: gpu/% $(GPU_HDRS)
 	@mkdir -p $(@D)
 	$(NVCC) $(GPU_ARCH) $(GPU_FLAGS) -Iproxy -x cu -c $< -o $@
 
+# -lrt: shm_open and shm_unlink (arc_shm.cc) live in librt before glibc 2.34.
 $(GPU_OUT)/libarc_gpu.so: $(GPU_OBJS)
-	$(NVCC) $(GPU_ARCH) -shared -o $@ $^
+	$(NVCC) $(GPU_ARCH) -shared -o $@ $^ -lrt
 
 kbench: $(GPU_OUT)/kbench
 $(GPU_OUT)/kbench: gpu/kbench/kbench.cu $(GPU_OUT)/libarc_gpu.so

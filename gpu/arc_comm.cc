@@ -4,13 +4,21 @@
 // processes met through a key-value store), argument checks, launches, and
 // the failure records kernels leave, turned into messages.
 //
-// Ranks in other processes: each process allocates its ranks' exchange and
-// flag memory, publishes CUDA IPC handles of them, opens its peers' with lazy
-// peer access, and at destroy closes them before it frees its own, once its
-// peers say they closed theirs. Keys, under the caller's unique key K:
+// Ranks in other processes, on the peer link: each process allocates its
+// ranks' exchange and flag memory, publishes CUDA IPC handles of them, opens
+// its peers' with lazy peer access, and at destroy closes them before it frees
+// its own, once its peers say they closed theirs. On the host-staged link:
+// rank 0's process creates one POSIX shared-memory segment holding every
+// rank's exchange and flag memory (arc_shm.cc), the others map it by the name
+// it publishes, each registers it with the device runtime, and the name is
+// removed once every process mapped it; at destroy each unmaps it, with no
+// word through the store (the system frees it with the last mapping). Keys,
+// under the caller's unique key K:
 //   K/info/<rank>    host, pid, PCI bus id, multiprocessors, world, link, max_bytes
-//   K/mem/<rank>     the plan (grid, exchange bytes, flag words) and the two handles
-//   K/closed/<rank>  written once the rank's process closed its peers' memory
+//   K/mem/<rank>     peer link: the plan (grid, exchange bytes, flag words) and the two handles
+//   K/closed/<rank>  peer link: written once the rank's process closed its peers' memory
+//   K/shm/0          host link: the plan, the segment's size and name (rank 0's process)
+//   K/mapped/<rank>  host link: written once the rank's process mapped and registered the segment
 // Every process checks that every peer plans the same communicator; the grid
 // counts ranks per physical GPU (bus id) across processes.
 
@@ -49,6 +57,8 @@ struct arc_comm {
   KernelLayout one, two, hier;   /* one layout per algorithm (only its fields are used) */
   std::vector<std::pair<int, int> > peers; /* peer access references held (ARC_LINK_PEER) */
   int import_dev = -1;           /* the device remote memory was opened on */
+  arc_shm shm;                   /* the host-staged link across processes: every rank's x and f */
+  bool shm_registered = false;
   /* ranks of other processes */
   bool remote = false;
   std::string key;
@@ -121,6 +131,12 @@ static uint64_t block_cap(size_t max_bytes, int parts, int grid) {
 static bool oneshot_world(int w) { return w == 2 || w == 4 || w == 6 || w == 8; }
 static bool twoshot_world(int w) { return w == 2 || w == 4 || w == 8; }
 static bool hier_world(int w) { return w == 4 || w == 8; }
+/* The links that run with ranks in other processes: peer (CUDA IPC handles)
+ * and host (one POSIX shared-memory segment). abi.ProcessLinks says the same. */
+static bool process_link(int l) { return l == ARC_LINK_PEER || l == ARC_LINK_HOST; }
+
+/* Whether x and f live in the shared segment (the host link across processes). */
+static bool shares_host(const arc_comm *c) { return c->remote && c->link == ARC_LINK_HOST; }
 
 /* Plans every algorithm's regions; returns the bytes of exchange memory and
  * the words of flag memory each rank needs. */
@@ -179,11 +195,16 @@ static void free_comm(arc_comm *c) {
   }
   for (int r = 0; r < c->world; r++) {
     if (c->dev[r] < 0) continue;
-    arc_dev_free_shared(c->dev[r], c->link, c->x[r]);
-    arc_dev_free_shared(c->dev[r], c->link, c->f[r]);
+    if (!shares_host(c)) {
+      arc_dev_free_shared(c->dev[r], c->link, c->x[r]);
+      arc_dev_free_shared(c->dev[r], c->link, c->f[r]);
+    }
     arc_dev_free(c->dev[r], c->epochs[r]);
     arc_dev_free(c->dev[r], c->state[r]);
   }
+  if (c->shm_registered) arc_dev_host_unregister(c->shm.base);
+  arc_shm_unmap(&c->shm);
+  arc_shm_unlink(&c->shm); /* a creation that failed: its name goes with it */
   arc_dev_free_host(c->records);
   for (auto &p : c->peers) arc_dev_peer_release(p.first, p.second);
   delete c;
@@ -300,10 +321,12 @@ static int grid_of(const arc_comm *c, const rank_info *info) {
 
 static int alloc_rank(arc_comm *c, int r, uint64_t xbytes, uint64_t fwords) {
   void *p = nullptr;
-  TRY(arc_dev_alloc_shared(c->dev[r], c->link, xbytes, false, &p));
-  c->x[r] = (char *)p;
-  TRY(arc_dev_alloc_shared(c->dev[r], c->link, fwords * sizeof(uint32_t), true, &p));
-  c->f[r] = (uint32_t *)p;
+  if (!shares_host(c)) { /* else x and f are in the shared segment (share_host) */
+    TRY(arc_dev_alloc_shared(c->dev[r], c->link, xbytes, false, &p));
+    c->x[r] = (char *)p;
+    TRY(arc_dev_alloc_shared(c->dev[r], c->link, fwords * sizeof(uint32_t), true, &p));
+    c->f[r] = (uint32_t *)p;
+  }
   TRY(arc_dev_alloc(c->dev[r], (size_t)c->grid * sizeof(uint32_t), &p));
   c->epochs[r] = (uint32_t *)p;
   TRY(arc_dev_alloc(c->dev[r], ARC_ST_WORDS * sizeof(uint32_t), &p));
@@ -313,6 +336,58 @@ static int alloc_rank(arc_comm *c, int r, uint64_t xbytes, uint64_t fwords) {
 
 static std::string rkey(const arc_comm *c, const char *what, int r) {
   return c->key + "/" + what + "/" + std::to_string(r);
+}
+
+/* 2. the memory, host-staged link: one shared-memory segment of every rank's
+ * exchange and flag memory, [rank][x, f], each page-aligned. Rank 0's process
+ * creates it (zeroed: fresh pages) and publishes its name, the others map it
+ * by that name; every process registers the whole segment (its kernels write
+ * into the peers' parts) and says so, and once every process has, each removes
+ * the name (the first one does it, the others find it gone). A process that
+ * never maps it leaves the others waiting rendezvous_ms, then failing; any
+ * failure removes the name too (free_comm). */
+static int share_host(arc_comm *c, uint64_t xbytes, uint64_t fwords) {
+  const uint64_t page = 4096, xpad = cdiv_h(xbytes, page) * page, fpad = cdiv_h(fwords * sizeof(uint32_t), page) * page;
+  const uint64_t stride = xpad + fpad, total = stride * (uint64_t)c->world;
+  char plan_s[160];
+  snprintf(plan_s, sizeof plan_s, "grid=%d xbytes=%" PRIu64 " fwords=%" PRIu64 " bytes=%" PRIu64, c->grid, xbytes,
+           fwords, total);
+  if (c->dev[0] >= 0) {
+    int rc = arc_shm_create(&c->shm, c->key, (size_t)total);
+    if (rc != ARC_OK) return fail(rc, group_name(c) + ": " + last_error);
+    TRY(kv_put(c, rkey(c, "shm", 0), std::string(plan_s) + " name=" + c->shm.name));
+  } else {
+    std::string v;
+    TRY(kv_get(c, rkey(c, "shm", 0), c->rendezvous_ms, rank_name(c, 0) + " did not publish the shared memory", &v));
+    const std::string name = field(v, "name");
+    if (arc_shm_name_ok(name)) c->shm.name = name; /* from here on, a failure removes it: the group is off */
+    const char *keys[] = {"grid", "xbytes", "fwords", "bytes"};
+    for (const char *k : keys) {
+      if (field(v, k) != field(plan_s, k))
+        return fail(ARC_ERR_RENDEZVOUS, group_name(c) + ": plan mismatch: " + rank_name(c, 0) + " plans " + k + "=" +
+                                            field(v, k) + ", this process " + k + "=" + field(plan_s, k) +
+                                            " (another build of libarc_gpu.so?)");
+    }
+    int rc = arc_shm_open(&c->shm, name, (size_t)total);
+    if (rc != ARC_OK) return fail(rc, group_name(c) + ": " + last_error);
+  }
+  void *d = nullptr;
+  int rc = arc_dev_host_register(c->shm.base, (size_t)total, &d);
+  if (rc != ARC_OK) return fail(rc, group_name(c) + ": registering the shared memory " + c->shm.name + ": " + last_error);
+  c->shm_registered = true;
+  for (int r = 0; r < c->world; r++) {
+    c->x[r] = (char *)d + (uint64_t)r * stride;
+    c->f[r] = (uint32_t *)((char *)d + (uint64_t)r * stride + xpad);
+  }
+  for (int r = 0; r < c->world; r++)
+    if (c->dev[r] >= 0) TRY(kv_put(c, rkey(c, "mapped", r), "1"));
+  for (int r = 0; r < c->world; r++) {
+    if (c->dev[r] >= 0) continue;
+    std::string v;
+    TRY(kv_get(c, rkey(c, "mapped", r), c->rendezvous_ms, rank_name(c, r) + " did not map the shared memory", &v));
+  }
+  arc_shm_unlink(&c->shm);
+  return ARC_OK;
 }
 
 static int create(arc_comm *c) {
@@ -395,8 +470,9 @@ static int create(arc_comm *c) {
   for (int r = 0; r < c->world; r++)
     if (c->dev[r] >= 0) TRY(alloc_rank(c, r, xbytes, fwords));
   if (!c->remote) return ARC_OK;
+  if (c->link == ARC_LINK_HOST) return share_host(c, xbytes, fwords);
 
-  /* 2. the memory: this process's handles out, the peers' in, the same plan */
+  /* 2. the memory, peer link: this process's handles out, the peers' in, the same plan */
   char plan_s[128];
   snprintf(plan_s, sizeof plan_s, "grid=%d xbytes=%" PRIu64 " fwords=%" PRIu64, c->grid, xbytes, fwords);
   for (int r = 0; r < c->world; r++) {
@@ -475,8 +551,8 @@ extern "C" int arc_comm_create_config(arc_comm **comm, const arc_comm_config *us
       rc = fail(ARC_ERR_INVALID, "arc_comm_create_config: ranks of other processes need ids");
     else if (c->kv_put == nullptr || c->kv_get == nullptr || c->key.empty())
       rc = fail(ARC_ERR_INVALID, group_name(c) + ": ranks of other processes need a key-value store and a key");
-    else if (c->link == ARC_LINK_HOST)
-      rc = fail(ARC_ERR_UNSUPPORTED, group_name(c) + ": the host-staged link needs every rank in one process");
+    else if (!process_link(c->link))
+      rc = fail(ARC_ERR_UNSUPPORTED, group_name(c) + ": this link needs every rank in one process");
   }
   if (rc == ARC_OK) {
     DeviceGuard guard;
@@ -519,7 +595,7 @@ extern "C" int arc_comm_destroy(arc_comm *comm) {
   DeviceGuard guard;
   for (int r = 0; r < comm->world; r++)
     if (comm->dev[r] >= 0) (void)arc_dev_synchronize(comm->dev[r]);
-  if (comm->remote) {
+  if (comm->remote && comm->link == ARC_LINK_PEER) {
     /* Close the peers' memory, say so, and free this process's only once
      * the peers closed it (freeing memory another process maps is undefined).
      * A peer that died never says so: wait a while, then free anyway. */
@@ -538,12 +614,16 @@ extern "C" int arc_comm_destroy(arc_comm *comm) {
       if (comm->dev[r] < 0) (void)kv_get(comm, rkey(comm, "closed", r), wait_ms, "closing", &v);
     }
   }
+  /* The host link's segment is unmapped here; the peers' mappings keep the
+   * memory until they unmap it too (or exit), so nothing waits for them. */
   free_comm(comm);
   return ARC_OK;
 }
 
 extern "C" int arc_comm_release(arc_comm *comm) {
-  if (comm == nullptr || !comm->remote) return arc_comm_destroy(comm);
+  /* Local communicators, and the host link's (unmapping says nothing to the
+   * peers, whose mappings stay), are destroyed without the store. */
+  if (comm == nullptr || !comm->remote || comm->link == ARC_LINK_HOST) return arc_comm_destroy(comm);
   unwatch(comm);
   DeviceGuard guard;
   for (int r = 0; r < comm->world; r++)

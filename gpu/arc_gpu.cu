@@ -167,6 +167,31 @@ void arc_dev_free_host(void *p) {
   free(p);
 }
 
+/* A shared-memory segment (arc_shm.cc): Portable, so that every device of
+ * this process maps it; the same address on each under unified addressing. */
+int arc_dev_host_register(void *p, size_t bytes, void **dev) {
+  *dev = nullptr;
+  gpuError_t err = gpuHostRegister(p, bytes, gpuHostRegisterMapped | gpuHostRegisterPortable);
+  if (err != gpuSuccess) {
+    (void)gpuGetLastError(); /* reported here: a later launch must not read it as its own */
+    return cuda_fail(err, "gpuHostRegister of the shared memory");
+  }
+  void *d = nullptr;
+  err = gpuHostGetDevicePointer(&d, p, 0);
+  if (err != gpuSuccess || d != p) {
+    (void)gpuGetLastError();
+    (void)gpuHostUnregister(p);
+    return err != gpuSuccess ? cuda_fail(err, "gpuHostGetDevicePointer")
+                             : arc_set_error(ARC_ERR_UNSUPPORTED, "mapped host memory needs unified addressing");
+  }
+  *dev = d;
+  return ARC_OK;
+}
+
+void arc_dev_host_unregister(void *p) {
+  if (p != nullptr && gpuHostUnregister(p) != gpuSuccess) (void)gpuGetLastError();
+}
+
 int arc_dev_alloc_shared(int dev, arc_link link, size_t bytes, bool zero, void **p) {
   if (link == ARC_LINK_HOST) return alloc_host(bytes, zero, p);
   return alloc_device(dev, bytes, zero, p);

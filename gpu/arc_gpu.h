@@ -1,8 +1,8 @@
 /* arc_gpu.h: the C API of arc's all-reduce kernels (libarc_gpu.so).
  *
  * A communicator spans world ranks; rank r runs on a device of this process
- * or, through CUDA IPC, of another process on the same host
- * (arc_comm_create_config). A device may appear more than once ("logical
+ * or of another process on the same host (arc_comm_create_config): through
+ * CUDA IPC on the peer link, through POSIX shared memory on the host link. A device may appear more than once ("logical
  * ranks"), which lets one GPU test world sizes 2 to 8. Every rank must call
  * arc_allreduce with the same count, dtype, algo and codec, in the same order,
  * each on a stream of its own device; each call carries its sequence number
@@ -74,13 +74,16 @@ typedef struct arc_comm_config {
   size_t struct_size;
   int world;          /* ranks: 2, 4, 6 or 8 */
   const int *devices; /* [world]: rank r's local device ordinal, or -1 for a rank of another process */
-  arc_link link;      /* ARC_LINK_HOST needs every rank in this process */
+  arc_link link;      /* either, with ranks of other processes too */
   size_t max_bytes;   /* the largest all-reduce; 0: 256 MiB */
   long long timeout_ms; /* kernel wait limit: < 0 ARC_TIMEOUT_MS or the default, 0 forever */
   const long long *ids; /* [world] or NULL: how messages name each rank's device (e.g. PJRT global ids);
                            NULL: the local ordinals */
   /* Ranks in other processes (some devices[r] < 0): they exchange CUDA IPC
-   * handles of their exchange and flag memory through a key-value store under
+   * handles of their exchange and flag memory (ARC_LINK_PEER), or the name of
+   * one shared-memory segment holding every rank's (ARC_LINK_HOST, created by
+   * rank 0's process, its name removed once every process mapped it),
+   * through a key-value store under
    * key, which must be unique to this communicator in the job (include a
    * generation: the store has no overwrite and no delete), and the same in
    * every process. put fails when the key exists; get waits up to timeout_ms.
@@ -136,8 +139,9 @@ int arc_allreduce_norm(arc_comm *comm, int rank, const void *in, void *out, size
                        arc_algo algo, arc_codec codec, int flags, const arc_norm *norm, void *stream);
 
 /* arc_comm_destroy waits for the communicator's devices, and with ranks in
- * other processes closes their memory and waits (briefly) for them to close
- * this process's before it frees it. */
+ * other processes on the peer link closes their memory and waits (briefly)
+ * for them to close this process's before it frees it; on the host link it
+ * unmaps the shared segment, which the peers' mappings keep alive. */
 int arc_comm_destroy(arc_comm *comm);
 
 /* arc_comm_release is arc_comm_destroy for a PJRT client that is going away,
@@ -145,7 +149,8 @@ int arc_comm_destroy(arc_comm *comm);
  * down before it destroys the PJRT client: a store callback then crashes). It
  * says nothing through the store: it closes the peers' memory and leaves this
  * process's exported buffers to the driver, which frees them when the process
- * exits, since a peer may still map them. Local communicators are destroyed. */
+ * exits, since a peer may still map them. Local communicators, and those of
+ * the host link (which say nothing through the store), are destroyed. */
 int arc_comm_release(arc_comm *comm);
 
 /* arc_comm_status reports the communicator's first failure (ARC_ERR_TIMEOUT,

@@ -131,6 +131,12 @@ void arc_dev_free(int dev, void *p);
  * stays readable until the process ends (the watchdog reads it). */
 int arc_dev_alloc_host(size_t bytes, void **p);
 void arc_dev_free_host(void *p);
+/* Host memory mapped from elsewhere (arc_shm_*: a shared-memory segment other
+ * processes map too), pinned and mapped for every device as
+ * arc_dev_alloc_shared's host memory is; *dev is the address kernels use,
+ * the same under unified addressing (anything else is refused). */
+int arc_dev_host_register(void *p, size_t bytes, void **dev);
+void arc_dev_host_unregister(void *p);
 /* CUDA IPC of device memory from arc_dev_alloc_shared. */
 int arc_dev_ipc_export(int dev, void *p, arc_ipc_handle *h);
 int arc_dev_ipc_open(int dev, const arc_ipc_handle *h, void **p); /* lazy peer access */
@@ -138,6 +144,30 @@ void arc_dev_ipc_close(int dev, void *p);
 int arc_dev_synchronize(int dev);
 /* Launches one call's kernel (blocks > 0) on stream, with dev current. */
 int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const KernelArgs &a, int blocks, void *stream);
+
+/* ---- POSIX shared memory (arc_shm.cc): the host-staged link across processes ----
+ * A segment every process of a group maps: rank 0's process creates it
+ * (O_CREAT | O_EXCL, mode 0600, its space reserved up front), the others open
+ * it by the name they read from the key-value store, and the name is removed
+ * as soon as every process mapped it, so the memory lives only as long as the
+ * mappings. Each returns ARC_OK or ARC_ERR_RENDEZVOUS with arc_set_error's message. */
+struct arc_shm {
+  std::string name; /* while the segment is linked under it (/dev/shm/...), else "" */
+  void *base = nullptr;
+  size_t bytes = 0;
+};
+/* Creates and maps a zeroed segment of bytes named from key, this process's
+ * pid and a random nonce: a name no other live or dead process used. */
+int arc_shm_create(arc_shm *s, const std::string &key, size_t bytes);
+/* Maps the segment name: a regular file of this user, of bytes exactly,
+ * that no one else can open. */
+int arc_shm_open(arc_shm *s, const std::string &name, size_t bytes);
+/* Removes the name (mappings stay); nothing once removed. */
+void arc_shm_unlink(arc_shm *s);
+/* Unmaps the segment. */
+void arc_shm_unmap(arc_shm *s);
+/* Whether name is one arc_shm_create makes: "/arc-", then [A-Za-z0-9._-]. */
+bool arc_shm_name_ok(const std::string &name);
 
 #if !ARC_HOST
 /* Launchers, one per algorithm (arc_oneshot.cu, arc_twoshot.cu, arc_hier.cu). */

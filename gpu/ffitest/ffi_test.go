@@ -48,13 +48,13 @@ func driver(t *testing.T, name string) string {
 	dir := t.TempDir()
 	args := []string{"-O1", "-I", gpu, "-I", proxy, "-I", "testdata"}
 	var objs []string
-	for _, src := range []string{"arc_ffi.cc", "arc_comm.cc"} {
+	for _, src := range []string{"arc_ffi.cc", "arc_comm.cc", "arc_shm.cc"} {
 		obj := filepath.Join(dir, strings.TrimSuffix(src, ".cc")+".o")
 		cxx(t, obj, slices.Concat(args, []string{"-c", filepath.Join(gpu, src)})...)
 		objs = append(objs, obj)
 	}
 	out := filepath.Join(dir, name)
-	cxx(t, out, slices.Concat(args, []string{filepath.Join("testdata", name+".cc")}, objs, []string{"-lpthread"})...)
+	cxx(t, out, slices.Concat(args, []string{filepath.Join("testdata", name+".cc")}, objs, []string{"-lpthread", "-lrt"})...)
 	return out
 }
 

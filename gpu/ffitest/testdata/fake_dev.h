@@ -5,9 +5,17 @@
 // launch prints what the kernel would have got (fake_launches) and counts
 // the rank's calls (as block 0's epoch does); fake_fail makes the next launch
 // record a failure in the rank's record, as a kernel that gave up would.
+// Registered host memory (the host link's shared segment across processes,
+// arc_shm.cc, real POSIX shared memory here) is real: a launch on it stores
+// its call's number in the rank's own exchange memory, and fake_wait_shared
+// waits for every rank's, which only a segment the processes share can show.
+// FAKE_SMS sets the multiprocessors a device has (a smaller grid, a smaller
+// segment); FAKE_DIE_IN_REGISTER=1 kills the process (SIGKILL) when it
+// registers a segment, as a crash in the middle of a rendezvous.
 #ifndef FAKE_DEV_H
 #define FAKE_DEV_H
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -38,6 +46,11 @@ static std::promise<void> fake_release;
 static std::shared_future<void> fake_released = fake_release.get_future().share();
 static std::map<const void *, int> fake_owner;  // exchange memory -> its device (-1: another process's)
 static std::map<const void *, uint32_t> fake_calls;  // a rank's state -> its calls: block 0's epoch
+static std::map<const char *, size_t> fake_registered;  // registered host memory: start -> bytes
+static std::atomic<int> fake_registers{0}, fake_unregisters{0};
+// What the last launch on shared memory stored, for fake_wait_shared.
+static std::vector<char *> fake_shared_x;
+static uint32_t fake_shared_seq = 0;
 
 int arc_dev_count(int *n) {
   *n = 16;
@@ -45,7 +58,8 @@ int arc_dev_count(int *n) {
 }
 int arc_dev_describe(int dev, char *bus, size_t bus_size, int *sms) {
   std::snprintf(bus, bus_size, "0000:%02x:00.0", dev);
-  *sms = 132;
+  const char *v = std::getenv("FAKE_SMS");
+  *sms = v ? std::atoi(v) : 132;
   return ARC_OK;
 }
 int arc_dev_blocks_per_sm(void) {
@@ -88,6 +102,30 @@ int arc_dev_alloc_host(size_t bytes, void **p) {
   return ARC_OK;
 }
 void arc_dev_free_host(void *p) { std::free(p); }
+int arc_dev_host_register(void *p, size_t bytes, void **dev) {
+  const char *die = std::getenv("FAKE_DIE_IN_REGISTER");
+  if (die != nullptr && die[0] == '1') {
+    std::fflush(stdout);
+    kill(getpid(), SIGKILL);
+  }
+  std::lock_guard<std::mutex> lock(fake_mu);
+  fake_registered[static_cast<const char *>(p)] = bytes;
+  fake_registers++;
+  *dev = p;
+  return ARC_OK;
+}
+void arc_dev_host_unregister(void *p) {
+  std::lock_guard<std::mutex> lock(fake_mu);
+  if (fake_registered.erase(static_cast<const char *>(p)) == 1) fake_unregisters++;
+}
+// Whether p lies in registered host memory (called with fake_mu held).
+static bool fake_in_registered(const void *p) {
+  const char *c = static_cast<const char *>(p);
+  auto it = fake_registered.upper_bound(c);
+  if (it == fake_registered.begin()) return false;
+  --it;
+  return c >= it->first && c < it->first + it->second;
+}
 int arc_dev_ipc_export(int, void *p, arc_ipc_handle *h) {
   std::memset(h, 0, sizeof *h);
   std::snprintf(reinterpret_cast<char *>(h->bytes), sizeof h->bytes, "fake %ld %p", static_cast<long>(getpid()), p);
@@ -116,10 +154,23 @@ int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const Ker
                    void *stream) {
   std::lock_guard<std::mutex> lock(fake_mu);
   const uint32_t seq = ++fake_calls[a.state];  // block 0's epoch: the call's sequence number
-  std::string group;  // each rank's exchange memory: its device, or "ipc" (opened from another process)
+  // each rank's exchange memory: its device, "ipc" (opened from another
+  // process) or "shm" (registered host memory: the shared segment)
+  std::string group;
+  bool shared = true;
   for (int r = 0; r < a.world; r++) {
     auto it = fake_owner.find(a.x[r]);
-    group += (r ? "," : "") + (it == fake_owner.end() ? std::string("?") : it->second < 0 ? "ipc" : std::to_string(it->second));
+    const bool shm = fake_in_registered(a.x[r]) && fake_in_registered(a.f[r]);
+    shared = shared && shm;
+    group += (r ? "," : "") + (shm ? std::string("shm")
+                               : it == fake_owner.end() ? std::string("?")
+                               : it->second < 0         ? "ipc"
+                                                        : std::to_string(it->second));
+  }
+  if (shared) {  // this rank's "push": its call's number, where every process sees it
+    __atomic_store_n(reinterpret_cast<uint32_t *>(a.x[a.rank]), seq, __ATOMIC_RELEASE);
+    fake_shared_x.assign(a.x, a.x + a.world);
+    fake_shared_seq = seq;
   }
   char line[512];
   std::snprintf(line, sizeof line,
@@ -153,6 +204,28 @@ int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const Ker
     __atomic_store_n(&rec[ARC_REC_KIND], static_cast<uint32_t>(kind), __ATOMIC_RELEASE);
   }
   return ARC_OK;
+}
+
+// fake_wait_shared waits (at most 20 s) until every rank of the last launch
+// on shared memory has stored that call's number, and says what it saw.
+[[maybe_unused]] static std::string fake_wait_shared() {
+  std::vector<char *> x;
+  uint32_t seq;
+  {
+    std::lock_guard<std::mutex> lock(fake_mu);
+    x = fake_shared_x;
+    seq = fake_shared_seq;
+  }
+  if (x.empty()) return "no launch on shared memory";
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (size_t r = 0; r < x.size(); r++) {
+    while (__atomic_load_n(reinterpret_cast<uint32_t *>(x[r]), __ATOMIC_ACQUIRE) < seq) {
+      if (std::chrono::steady_clock::now() > until)
+        return "rank " + std::to_string(r) + " never stored call " + std::to_string(seq);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  return "every rank's call " + std::to_string(seq) + " seen in the shared memory";
 }
 
 // ---- the handler's device helpers (arc_ffi.h) ----

@@ -130,7 +130,7 @@ static attrs lowering_attrs(const char *algo, const char *codec, int64_t world, 
 }
 
 // The attributes with `devices`, the global ids of the groups (group-major).
-static attrs global_attrs(const char *algo, const char *codec, int64_t world, std::vector<int64_t> groups,
+[[maybe_unused]] static attrs global_attrs(const char *algo, const char *codec, int64_t world, std::vector<int64_t> groups,
                           std::vector<int64_t> devices) {
   return lowering_attrs(algo, codec, world, groups, "peer", 0, devices);
 }

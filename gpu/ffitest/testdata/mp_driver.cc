@@ -9,73 +9,12 @@
 // Global device 0 is process 0's local device 0, global device 1 process 1's
 // local device 0. gpu/ffitest runs two of them at once and compares their
 // transcripts (stdout) and the store's keys with testdata/mp_driver.golden.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "fake_xla.h"
-
-static std::string kv_dir;
-
-static char *dup_str(const std::string &s) {
-  char *p = static_cast<char *>(std::malloc(s.size() + 1));
-  std::memcpy(p, s.data(), s.size());
-  p[s.size()] = '\0';
-  return p;
-}
-
-static std::string kv_path(const char *key, size_t n) {
-  std::string name(key, n);
-  for (char &ch : name)
-    if (ch == '/') ch = '!';
-  return kv_dir + "/" + name;
-}
-
-// put: the value goes to a private file, then is linked to the key's name,
-// which fails if the key exists (the store has no overwrite).
-static int kv_put(void *, const char *key, size_t key_size, const char *value, size_t value_size, char **err) {
-  const std::string path = kv_path(key, key_size), tmp = path + ".tmp" + std::to_string(getpid());
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-  if (fd < 0 || write(fd, value, value_size) != static_cast<ssize_t>(value_size) || close(fd) != 0) {
-    *err = dup_str("cannot write " + tmp);
-    return 1;
-  }
-  int rc = link(tmp.c_str(), path.c_str());
-  unlink(tmp.c_str());
-  if (rc != 0) {
-    *err = dup_str("ALREADY_EXISTS: " + std::string(key, key_size));
-    return 1;
-  }
-  return 0;
-}
-
-static int kv_get(void *, const char *key, size_t key_size, int timeout_ms, char **value, size_t *value_size,
-                  char **err) {
-  const std::string path = kv_path(key, key_size);
-  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  for (;;) {
-    FILE *f = std::fopen(path.c_str(), "rb");
-    if (f != nullptr) {
-      std::string v;
-      char buf[4096];
-      size_t n;
-      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) v.append(buf, n);
-      std::fclose(f);
-      *value = dup_str(v);
-      *value_size = v.size();
-      return 0;
-    }
-    if (std::chrono::steady_clock::now() >= until) {
-      *err = dup_str("DEADLINE_EXCEEDED: " + std::string(key, key_size) + " not found");
-      return 1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-}
+#include "kv_files.h"
 
 static void counters(const char *what) {
-  std::printf("%s: exported %d, opened %d, closed %d\n", what, fake_exported.load(), fake_opened.load(),
-              fake_closed.load());
+  std::printf("%s: exported %d, opened %d, closed %d, registered %d, unregistered %d\n", what, fake_exported.load(),
+              fake_opened.load(), fake_closed.load(), fake_registers.load(), fake_unregisters.load());
   std::fflush(stdout);
 }
 
@@ -130,8 +69,14 @@ int main(int argc, char **argv) {
     call("a group the other process never joins", swapped, 0);
     setenv("ARC_RENDEZVOUS_MS", "20000", 1);
   }
+  // The host-staged link across processes: one shared-memory segment that
+  // both map (sized by a small max_bytes), its name gone once both have.
   auto host = lowering_attrs("twoshot", "fp", 2, {0, 1}, "host", 0, {0, 1});
+  setenv("ARC_MAX_BYTES", "65536", 1);
   call("the host-staged link across processes", host, 0);
+  unsetenv("ARC_MAX_BYTES");
+  std::printf("shared: %s; registered %d, names left in /dev/shm: %d\n", fake_wait_shared().c_str(),
+              fake_registers.load(), shm_names_left());
 
   // Plans that differ: a larger communicator in process 1 (generation 2), then
   // another build's blocks per multiprocessor, so another grid (generation 3).
