@@ -27,7 +27,10 @@ import (
 // exchange and flag memory). Several processes spinning on one GPU need MPS
 // (nvidia-cuda-mps-control -d); without it each flag handshake between them
 // takes milliseconds. ARC_MP_WORLDS (e.g. "2,4,8") says which worlds to run:
-// the test is for the GPU machine.
+// the test is for the GPU machine. ARC_MP_LINK=host runs it on the host-staged
+// link, whose ranks share one POSIX shared-memory segment instead of IPC
+// handles; its name must be gone from /dev/shm once the communicators are
+// made, and after the run.
 func TestMultiProcess(t *testing.T) {
 	needGPUs(t, 1)
 	worlds := os.Getenv("ARC_MP_WORLDS")
@@ -53,6 +56,13 @@ func runProcesses(t *testing.T, world int) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
+	if mpLink() == LinkHost {
+		defer func() {
+			if left := shmLeft(world); len(left) > 0 {
+				t.Errorf("left in /dev/shm after the run: %v", left)
+			}
+		}()
+	}
 	cmds := make([]*exec.Cmd, world)
 	logs := make([]bytes.Buffer, world)
 	start := time.Now()
@@ -118,7 +128,7 @@ func newProc(t *testing.T, rank, world int, kv, key string, timeoutMs int64, cap
 		ids[r] = int64(r)
 	}
 	devs[rank] = 0
-	c, err := NewCommConfig(CommConfig{Devices: devs, MaxBytes: capBytes, TimeoutMs: timeoutMs, IDs: ids, KVDir: kv, Key: key})
+	c, err := NewCommConfig(CommConfig{Devices: devs, Link: mpLink(), MaxBytes: capBytes, TimeoutMs: timeoutMs, IDs: ids, KVDir: kv, Key: key})
 	if err != nil {
 		t.Fatalf("rank %d: %v", rank, err)
 	}
@@ -133,6 +143,27 @@ func newProc(t *testing.T, rank, world int, kv, key string, timeoutMs int64, cap
 		t.Fatal(err)
 	}
 	return p
+}
+
+// mpLink is the link ARC_MP_LINK names: LinkPeer unless it says host.
+func mpLink() int {
+	if os.Getenv("ARC_MP_LINK") == "host" {
+		return LinkHost
+	}
+	return LinkPeer
+}
+
+// shmLeft lists the /dev/shm names of the host link's segments of this
+// test's communicators at world ("/arc-mp.wW.*": keys mp/wW/...).
+func shmLeft(world int) []string {
+	entries, _ := os.ReadDir("/dev/shm")
+	var left []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), fmt.Sprintf("arc-mp.w%d.", world)) {
+			left = append(left, e.Name())
+		}
+	}
+	return left
 }
 
 func (p *proc) close() {
@@ -200,7 +231,11 @@ func TestMultiProcessChild(t *testing.T) {
 	// A second communicator for the end, when the last rank is killed.
 	const killTimeoutMs = 3000
 	k := newProc(t, rank, world, kv, fmt.Sprintf("mp/w%d/kill/0", world), killTimeoutMs, 1<<20)
-	t.Logf("rank %d: two communicators of %d processes in %v", rank, world, time.Since(t0).Round(time.Millisecond))
+	link := map[int]string{LinkPeer: "peer", LinkHost: "host"}[mpLink()]
+	t.Logf("rank %d: two communicators of %d processes (%s link) in %v", rank, world, link, time.Since(t0).Round(time.Millisecond))
+	if left := shmLeft(world); mpLink() == LinkHost && len(left) > 0 {
+		t.Errorf("rank %d: names left in /dev/shm once the communicators are made: %v", rank, left)
+	}
 
 	// 1. every algorithm, codec and dtype at this world, bit-exact.
 	t1 := time.Now()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: the runtime's acceptance on the GPU machine, in one command:
 #
-#   bash proxy/devtest/run.sh [abi] [wheel] [graphs] [collective] [jax] [cost] [mp]   (default: the first four)
+#   bash proxy/devtest/run.sh [abi] [wheel] [graphs] [collective] [jax] [cost] [mp] [hostlink]   (default: the first four)
 #
 # Go is not installed there: `make runtime-devbin` on a CPU machine puts the
 # binaries in .devbin/ (carried to the device machine). libarc_gpu.so is built
@@ -15,6 +15,15 @@
 #   cost        JAX's compile time of 20 programs, native vs arc (docs/PERFORMANCE.md)
 #   mp          JAX with one process per device, 2 and 4 processes on GPU 0 under MPS
 #               (jax_multiprocess.py: native vs arc, a permuted mesh, the persistent cache)
+#   hostlink    the host-staged link across processes, 2 and 4 processes on GPU 0 under MPS
+#               (about 3-4 minutes): the kernels through the C API when .devbin/gputest.test
+#               is there (TestMultiProcess, ARC_MP_LINK=host: every algorithm, codec and dtype
+#               bit-exact, graph replays, a killed peer's timeout), then jax_multiprocess.py
+#               natively, with ARC_TARGET=cuda:pcie-nop2p and with no ARC_TARGET (one GPU
+#               detects it): psums of f32, f16, bf16 from 4 KiB to 32 MiB bit-exact against
+#               native (integers) and the rank-order sum, --quant codecs within their bounds,
+#               the same bits in every process, link = "host" in every dumped call, and
+#               nothing of arc's left in /dev/shm. `make device-bin` here builds what it needs.
 # Environment: JAX_PY, CUDA_PLUGIN, OUT (results), DEVTEST_ARGS (extra devtest flags,
 # e.g. "-configs auto,twoshot-int8 -sizes 4096,67108864").
 set -uo pipefail
@@ -61,6 +70,7 @@ jax_venv() {
 need="$PLUGIN .devbin/arc $CUDA_PLUGIN"
 case " $STEPS " in *" graphs "*) need="$need .devbin/devtest" ;; esac
 case " $STEPS " in *" collective "*) need="$need .devbin/gomlx_graph.test" ;; esac
+case " $STEPS " in *" hostlink "*) [ -x .devbin/gputest.test ] || echo "no .devbin/gputest.test (make device-bin): hostlink runs JAX only" ;; esac
 for f in $need; do
   [ -e "$f" ] || { echo "missing $f: run 'make runtime-devbin' on a CPU machine first"; exit 2; }
 done
@@ -142,6 +152,39 @@ print("value", float(jax.jit(lambda a: (a * 2).sum())(jnp.ones(4))))' >"$OUT/smo
       tally "$OUT/mp$n.lines"
     done
     echo quit | nvidia-cuda-mps-control 2>/dev/null
+    ;;
+  hostlink)
+    # ARC_MAX_BYTES: the largest psum (32 MiB); the segment in /dev/shm holds
+    # every rank's buffers (world 4: about 1.3 GB), the default 256 MiB ten times that.
+    started_mps=
+    nvidia-cuda-mps-control -d 2>/dev/null && started_mps=1
+    echo "/dev/shm: $(df -h /dev/shm | awk 'NR == 2 {print $2 " size, " $4 " free"}')"
+    ls /dev/shm | grep '^arc-' >"$OUT/shm-before.txt"
+    if [ -x .devbin/gputest.test ]; then
+      t0=$SECONDS
+      (cd gpu/gputest && ARC_GPU_LIB=$ARC_GPU_LIB ARC_MP_WORLDS=2,4 ARC_MP_LINK=host ARC_MP_DEADLINE=70 \
+        timeout -k 5 150 "$ROOT/.devbin/gputest.test" -test.run '^TestMultiProcess$' -test.v -test.timeout 145s) \
+        >"$OUT/hostlink-kernels.txt" 2>&1
+      rc=$?
+      grep -E '^(--- |FAIL|ok)|multiproc_test.go:[0-9]+: (rank 0|process)' "$OUT/hostlink-kernels.txt" | cut -c1-200 | head -20
+      result "kernels: TestMultiProcess, 2 and 4 processes on the host-staged link ($((SECONDS - t0)) s)" $rc
+    fi
+    for n in 2 4; do
+      t0=$SECONDS
+      jax_venv && ARC_MAX_BYTES=33554432 timeout -k 5 150 "$VENV/bin/python" proxy/devtest/jax_multiprocess.py \
+        --procs $n --cuda-plugin "$CUDA_PLUGIN" --out "$OUT/hostlink$n" --timeout 120 \
+        --modes native,arc-cuda:pcie-nop2p,arc-detect --sizes 4K,256K,4M,32M --integers \
+        --quant int8,int6,int4,int4r,fp8 --link host --json "$OUT/hostlink$n.json" >"$OUT/hostlink$n.txt" 2>&1
+      rc=$?
+      echo "jax, $n processes: $(grep -c '^PASS ' "$OUT/hostlink$n.txt") checks passed, $(grep -c '^FAIL ' "$OUT/hostlink$n.txt") failed, exit $rc, $((SECONDS - t0)) s"
+      grep '^FAIL ' "$OUT/hostlink$n.txt" | head -20
+      grep -v ' passed, ' "$OUT/hostlink$n.txt" | grep -E '^(PASS|FAIL) ' >"$OUT/hostlink$n.lines"
+      tally "$OUT/hostlink$n.lines"
+      [ "$rc" -eq 0 ] || [ -s "$OUT/hostlink$n.lines" ] || result "jax, $n processes: exit $rc" 1
+    done
+    ls /dev/shm | grep '^arc-' | grep -vxF -f "$OUT/shm-before.txt" >"$OUT/shm-left.txt"
+    result "nothing of arc's left in /dev/shm ($(wc -l <"$OUT/shm-left.txt") new names)" "$([ -s "$OUT/shm-left.txt" ] && echo 1 || echo 0)"
+    [ -n "$started_mps" ] && { echo quit | nvidia-cuda-mps-control 2>/dev/null; }
     ;;
   *) echo "unknown step $step"; exit 2 ;;
   esac
