@@ -88,10 +88,10 @@ func onlyOneShot() []int {
 }
 
 // acrossProcesses says why a group whose ranks run in several processes
-// (procs, from the client) cannot have this machine's kernels: the
-// host-staged link keeps its buffers in one process's pinned memory, which
-// other processes do not map (the runtime refuses the group: "the
-// host-staged link needs every rank in one process").
+// (procs, from the client) does not get this machine's kernels: the
+// host-staged link's shared-memory form (gpu/arc_shm.cc), which runs such a
+// group, has run on the CPU's fake device layer only; it is given these
+// groups once proxy/devtest/run.sh hostlink has passed on a GPU.
 func (m *Machine) acrossProcesses(grp []int64, procs map[int64]int) string {
 	if m.Link != "host" || procs == nil {
 		return ""
@@ -105,7 +105,7 @@ func (m *Machine) acrossProcesses(grp []int64, procs map[int64]int) string {
 	if len(seen) < 2 {
 		return ""
 	}
-	return fmt.Sprintf("group %v runs in %d processes: the host-staged link (%s) needs every rank in one process", grp, len(seen), m.Target)
+	return fmt.Sprintf("group %v runs in %d processes: the host-staged link (%s) across processes has not run on a GPU yet", grp, len(seen), m.Target)
 }
 
 // partitioned says why an all-reduce of a partitioned program stays native:

@@ -127,7 +127,7 @@ func TestEligibility(t *testing.T) {
 		{"topology: spanning nodes", "cuda:pcie", passes.Options{Topology: partial}, sum("f16", 4*kib, []int64{0, 4}), `group [0 4] spans nodes "a" and "b"`},
 		{"topology: unknown device", "cuda:pcie", passes.Options{Topology: partial}, sum("f16", 4*kib, []int64{4, 6}), "device 6 is not in the topology partial"},
 		{"processes: host-staged across two", "cuda:pcie-nop2p", passes.Options{DeviceProcesses: map[int64]int{0: 0, 1: 1, 2: 2, 3: 3}}, sum("f16", 4*kib, four),
-			"group [0 1 2 3] runs in 4 processes: the host-staged link (cuda:pcie-nop2p) needs every rank in one process"},
+			"group [0 1 2 3] runs in 4 processes: the host-staged link (cuda:pcie-nop2p) across processes has not run on a GPU yet"},
 		{"processes: host-staged in one", "cuda:pcie-nop2p", passes.Options{DeviceProcesses: map[int64]int{0: 0, 1: 0, 2: 0, 3: 0, 4: 1}}, sum("f16", 4*kib, four), ""},
 		{"processes: peers across two", "cuda:pcie", passes.Options{DeviceProcesses: map[int64]int{0: 0, 1: 1, 2: 2, 3: 3}}, sum("f16", 4*kib, four), ""},
 		{"partitioned, outside manual", "cuda:nvlink", passes.Options{}, with(sum("f16", 4*kib, four), func(r *passes.Row) { r.Partitions = 4 }),
