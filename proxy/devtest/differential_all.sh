@@ -32,7 +32,7 @@ echo "the fused kernel before its fix: nvcc exit $?"
 wait
 echo "== StableHLO's verifier"; tail -15 /tmp/verify.log
 # shellcheck disable=SC2046 # the object list is words
-nvcc $ARCH -shared -o build/libarc_gpu-before.so $(ls build/gpu/*.o | grep -v 'arc_fused.cu.o') /tmp/before_fused.o &&
+nvcc $ARCH -shared -o build/libarc_gpu-before.so $(ls build/gpu/*.o | grep -v 'arc_fused.cu.o') /tmp/before_fused.o -lrt &&
   echo "libraries built in $(($(date +%s) - t0)) s"
 V=/tmp/arc-differential-work/venv/bin/python
 planted() { # planted NAME VAR=VALUE LABEL: a small run of a broken arc, once differential.sh made the venv and MPS
