@@ -365,7 +365,7 @@ func TestWriteOutputsForTheVerifier(t *testing.T) {
 // matches them afresh. Both give the same module, byte for byte.
 func TestFusionsCarriedAsMatchedAgain(t *testing.T) {
 	files := []string{"examples/llama/model.mlir", "testdata/fuse/jax_weight_io.mlir", "testdata/fuse/jax_f32_rank3.mlir",
-		"testdata/fuse/f32_h_returned.mlir", "testdata/fuse/jax_llama_layer.mlir", "testdata/fuse/two_sums_one_add.mlir",
+		"testdata/fuse/f32_h_returned.mlir", "testdata/fuse/jax_llama_layer.mlir", "testdata/fuse/two_sums_one_add.mlir", "testdata/fuse/gemma_weight_after_add.mlir",
 		"testdata/fixtures/jax_llama_block_tp4_f32.mlir"}
 	for _, f := range files {
 		src, err := os.ReadFile(f)

@@ -17,7 +17,7 @@ import (
 // fusedModules are programs whose norms arc fuses: gomlx's, JAX's Llama
 // blocks (printed by JAX) and JAX-shaped ones written by hand.
 var fusedModules = []string{"../examples/llama/model.mlir", "../testdata/fuse/jax_weight_io.mlir",
-	"../testdata/fuse/jax_f32_rank3.mlir", "../testdata/fuse/f32_h_returned.mlir", "../testdata/fuse/jax_llama_layer.mlir",
+	"../testdata/fuse/jax_f32_rank3.mlir", "../testdata/fuse/f32_h_returned.mlir", "../testdata/fuse/gemma_weight_after_add.mlir", "../testdata/fuse/jax_llama_layer.mlir",
 	"../testdata/fuse/odd_rows_f32.mlir",
 	"../testdata/fixtures/jax_llama_block_tp2_bf16.mlir", "../testdata/fixtures/jax_llama_block_tp4_f32.mlir",
 	"../testdata/fixtures/jax_llama_block_tp8_bf16.mlir"}

@@ -107,7 +107,7 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 func keep(m, n *ir.Module, a *Analysis, was []*ir.Op, fused map[*ir.Op]*NormFusion) {
 	to := map[*ir.Op]*ir.Op{}
 	for _, fz := range fused {
-		for _, op := range append([]*ir.Op{fz.AllReduce, fz.At, fz.Last}, fz.Ops...) {
+		for _, op := range append(append([]*ir.Op{fz.AllReduce, fz.At, fz.Last}, fz.Ops...), fz.Hoist...) {
 			to[op] = nil
 		}
 	}

@@ -34,18 +34,26 @@ type NormFusion struct {
 	// op of the norm, and the weight's reshapes and converts that only the
 	// norm reads. Constants stay.
 	Ops []*ir.Op
+	// Hoist are ops after the add that make the weight (Gemma's 1 + w, a
+	// convert of w), in source order: pure ops whose operands the add sees
+	// or another of them makes. The lowering moves them before the fused
+	// call, which takes the add's place; moved, they compute what they did.
+	Hoist []*ir.Op
 }
 
 // in is the fusion with its ops taken to their counterparts in another
 // module (ir.Module.Counterparts), or nil where one has none.
 func (fz *NormFusion) in(to map[*ir.Op]*ir.Op) *NormFusion {
 	out := *fz
-	out.Ops = make([]*ir.Op, len(fz.Ops))
+	out.Ops, out.Hoist = make([]*ir.Op, len(fz.Ops)), make([]*ir.Op, len(fz.Hoist))
 	for i, op := range fz.Ops {
 		out.Ops[i] = to[op]
 	}
+	for i, op := range fz.Hoist {
+		out.Hoist[i] = to[op]
+	}
 	out.AllReduce, out.At, out.Last = to[fz.AllReduce], to[fz.At], to[fz.Last]
-	if out.AllReduce == nil || out.At == nil || out.Last == nil || slices.Contains(out.Ops, nil) {
+	if out.AllReduce == nil || out.At == nil || out.Last == nil || slices.Contains(out.Ops, nil) || slices.Contains(out.Hoist, nil) {
 		return nil
 	}
 	return &out
@@ -212,7 +220,8 @@ type flow struct {
 	fz      *NormFusion
 	block   *ir.Block
 	removed map[*ir.Op]bool
-	added   bool // a residual add reads the sum
+	hoisted map[*ir.Op]bool // fz.Hoist's ops
+	added   bool            // a residual add reads the sum
 	// maybe are ops that go with the fusion if only removed ops read them:
 	// the weight's reshapes and converts, the broadcasts of constants.
 	maybe []*ir.Op
@@ -621,16 +630,61 @@ func (f *flow) closure() string {
 		if !ok {
 			return fmt.Sprintf("%s has no definition the residual add sees", v)
 		}
-		if d.Result >= 0 && d.Op.Parent == f.block && f.pos[d.Op] >= f.pos[f.fz.At] {
-			if d.Op == f.fz.At {
-				return fmt.Sprintf("%s is h itself, which the fused call defines", v)
-			}
-			return fmt.Sprintf("%s is defined after the residual add", v)
-		}
-		if f.removed[d.Op] {
+		switch {
+		case d.Op == f.fz.At && d.Result >= 0:
+			return fmt.Sprintf("%s is h itself, which the fused call defines", v)
+		case f.removed[d.Op]:
 			return fmt.Sprintf("%s is made by the norm's own ops", v)
+		case f.after(d):
+			if why := f.hoist(d.Op); why != "" {
+				return fmt.Sprintf("%s is defined after the residual add, and %s", v, why)
+			}
 		}
 	}
+	slices.SortFunc(f.fz.Hoist, func(x, y *ir.Op) int { return f.pos[x] - f.pos[y] })
+	return ""
+}
+
+// after reports a definition by an op of the block at or after the
+// residual add: a value the fused call, in the add's place, does not see.
+func (f *flow) after(d ir.Def) bool {
+	return d.Result >= 0 && d.Op.Parent == f.block && f.pos[d.Op] >= f.pos[f.fz.At]
+}
+
+// movable are the ops hoist moves: pure, of no region, each computing the
+// same bits wherever it stands.
+var movable = map[string]bool{"constant": true, "add": true, "subtract": true, "multiply": true, "convert": true,
+	"reshape": true, "broadcast_in_dim": true}
+
+// hoist takes op, which makes the weight after the residual add, and the ops
+// after the add it reads, into fz.Hoist, or says why they cannot move.
+func (f *flow) hoist(op *ir.Op) string {
+	if f.hoisted[op] {
+		return ""
+	}
+	h := f.op(op)
+	switch {
+	case op == f.fz.At || f.removed[op]:
+		return "it reads what the norm makes"
+	case h == nil || len(op.Regions) > 0 || !movable[h.Kind]:
+		return fmt.Sprintf("it is made by %s, which arc does not move before the add", op.Name)
+	}
+	for _, v := range h.Operands {
+		d, ok := f.def(op, v)
+		if !ok {
+			return fmt.Sprintf("%s has no definition", v)
+		}
+		if f.after(d) {
+			if why := f.hoist(d.Op); why != "" {
+				return why
+			}
+		}
+	}
+	if f.hoisted == nil {
+		f.hoisted = map[*ir.Op]bool{}
+	}
+	f.hoisted[op] = true
+	f.fz.Hoist = append(f.fz.Hoist, op)
 	return ""
 }
 

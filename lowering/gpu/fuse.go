@@ -60,7 +60,18 @@ func (l *lowerer) lowerFused(op *ir.Op, rows []*passes.Row) error {
 		return err
 	}
 	call.Kept = kept
-	ed.Replace(fz.At, fz.H+", "+fz.Y+" = "+call.Format()+trailingLoc(m, op))
+	// The ops that make the weight after the add move before the call, in
+	// their order, each on a line of the add's indentation.
+	var moved strings.Builder
+	indent := m.Src[strings.LastIndexByte(m.Src[:fz.At.Start], '\n')+1 : fz.At.Start]
+	for _, o := range fz.Hoist {
+		moved.WriteString(m.Src[o.Start:o.End] + "\n")
+		if strings.TrimSpace(indent) == "" {
+			moved.WriteString(indent)
+		}
+		deleteOp(m, ed, o)
+	}
+	ed.Replace(fz.At, moved.String()+fz.H+", "+fz.Y+" = "+call.Format()+trailingLoc(m, op))
 	for _, o := range append([]*ir.Op{op}, fz.Ops...) {
 		if o != fz.At {
 			deleteOp(m, ed, o)
