@@ -133,9 +133,21 @@ func alignFused(a *trace, lowered *ir.Module) (*fusedHooks, map[*ir.Op]bool, str
 				lops = append(lops, op)
 			}
 		}
+		// Pair each kept op of the original with the lowered op that
+		// defines its results (an op of none: the next such op), so that
+		// the lowering may move a pure op earlier (the weight a fused call
+		// reads); every other op keeps its order.
 		odefs := map[string]*ir.Op{}
-		li := 0
-		for _, op := range ob.Ops {
+		pair := map[*ir.Op]*ir.Op{} // lowered -> original
+		place := map[*ir.Op]int{}   // original op -> its place in ob
+		var bare []*ir.Op           // lowered plain ops without results, in order
+		for _, lop := range lops {
+			if len(results(lowered, lop)) == 0 {
+				bare = append(bare, lop)
+			}
+		}
+		for i, op := range ob.Ops {
+			place[op] = i
 			names := results(a.m, op)
 			for _, n := range names {
 				odefs[n] = op
@@ -155,13 +167,36 @@ func alignFused(a *trace, lowered *ir.Module) (*fusedHooks, map[*ir.Op]bool, str
 				removed[op] = true
 				continue
 			}
-			if li >= len(lops) {
+			var lop *ir.Op
+			if len(names) > 0 {
+				lop = defs[names[0]]
+				for _, n := range names {
+					if defs[n] != lop {
+						lop = nil
+					}
+				}
+			} else if len(bare) > 0 {
+				lop, bare = bare[0], bare[1:]
+			}
+			if lop == nil || coll[lop] || pair[lop] != nil {
 				return fmt.Sprintf("%s at %s:%s has no counterpart in the lowered module", op.Name, a.m.Name, a.m.Position(int(op.Start)))
 			}
-			lop := lops[li]
-			li++
 			if lop.Name != op.Name {
 				return fmt.Sprintf("%s at %s:%s stands where the original has %s (%s)", lop.Name, lowered.Name, lowered.Position(int(lop.Start)), op.Name, a.m.Position(int(op.Start)))
+			}
+			pair[lop] = op
+		}
+		last := -1 // the original place of the last op that must keep its order
+		for _, lop := range lops {
+			op := pair[lop]
+			if op == nil {
+				return fmt.Sprintf("%s at %s:%s stands where the original's block has no more ops", lop.Name, lowered.Name, lowered.Position(int(lop.Start)))
+			}
+			if !pureOp(op) {
+				if place[op] < last {
+					return fmt.Sprintf("%s at %s:%s moved before an op it follows in the original (%s): only pure ops move", lop.Name, lowered.Name, lowered.Position(int(lop.Start)), a.m.Position(int(op.Start)))
+				}
+				last = place[op]
 			}
 			h.index = append(h.index, a.index[op])
 			if len(op.Regions) != len(lop.Regions) {
@@ -178,9 +213,6 @@ func alignFused(a *trace, lowered *ir.Module) (*fusedHooks, map[*ir.Op]bool, str
 					}
 				}
 			}
-		}
-		if li != len(lops) {
-			return fmt.Sprintf("%s at %s:%s stands where the original's block has no more ops", lops[li].Name, lowered.Name, lowered.Position(int(lops[li].Start)))
 		}
 		// A fused call's results are the original's values of their names.
 		for _, op := range lb.Ops {
@@ -240,6 +272,20 @@ func indexOf(xs []string, x string) int {
 		}
 	}
 	return -1
+}
+
+// pureOp reports an op the oracle lets a lowering move earlier in its block:
+// StableHLO's element-wise arithmetic, converts, reshapes, broadcasts and
+// constants, of no region, which compute the same wherever they stand (the
+// oracle's own list, not the compiler's).
+func pureOp(op *ir.Op) bool {
+	switch op.Name {
+	case "stablehlo.constant", "stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.convert",
+		"stablehlo.reshape", "stablehlo.broadcast_in_dim", "mhlo.constant", "mhlo.add", "mhlo.subtract",
+		"mhlo.multiply", "mhlo.convert", "mhlo.reshape", "mhlo.broadcast_in_dim":
+		return len(op.Regions) == 0
+	}
+	return false
 }
 
 // numberPlain numbers the plain ops.

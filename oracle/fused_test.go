@@ -195,3 +195,26 @@ func TestFusedSeedsPlanted(t *testing.T) {
 		t.Errorf("%d seeds fused", n)
 	}
 }
+
+// A lowering may move a pure op earlier (the ops that make Gemma's weight
+// 1 + w, which the fused call in the add's place reads), but computing the
+// weight otherwise, or moving an op that is not pure, is a mismatch.
+func TestFusedMovedOps(t *testing.T) {
+	src := string(mustRead(t, "../testdata/fuse/gemma_weight_after_add.mlir"))
+	orig := strings.Replace(src, "    return %1, %13", "    %s1 = stablehlo.sine %arg2 : tensor<256xf32>\n    %s2 = stablehlo.cosine %arg2 : tensor<256xf32>\n    return %1, %13", 1)
+	low := lowerNorm(t, "gemma", orig)
+	if err := oracle.Check(parse(t, "orig.mlir", orig), parse(t, "lowered.mlir", low), oracle.Options{}); err != nil {
+		t.Fatalf("the lowering with the weight's ops moved: %v", err)
+	}
+	other := strings.Replace(low, "%w1 = stablehlo.add %one, %arg2", "%w1 = stablehlo.subtract %one, %arg2", 1)
+	if other == low {
+		t.Fatal("no moved add in the lowered module")
+	}
+	mustMismatch(t, "the weight computed otherwise", orig, other, "stands where the original has stablehlo.add", oracle.Options{})
+	sine, cosine := "    %s1 = stablehlo.sine %arg2 : tensor<256xf32>\n", "    %s2 = stablehlo.cosine %arg2 : tensor<256xf32>\n"
+	swapped := strings.Replace(low, sine+cosine, cosine+sine, 1)
+	if swapped == low {
+		t.Fatal("no sine and cosine in the lowered module")
+	}
+	mustMismatch(t, "an op that is not pure moved", orig, swapped, "only pure ops move", oracle.Options{})
+}
