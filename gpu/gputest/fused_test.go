@@ -167,19 +167,28 @@ func sweepFused(t *testing.T, world int, capB int) {
 				if abi.CheckFused(s.Algo, int64(n), int64(s.DType.Size())) != nil || rows*n*s.DType.Size() > capB {
 					continue
 				}
-				for _, rc := range fusedRecipes(n) {
-					seed++
-					in, res, w := fusedInputs(seed, s.DType, world, rows, n, i%3 == 1)
-					h, y, err := norm.Expected(s, rc, in, res, w)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := g.check(s, rc, in, res, w, h, y); err != nil {
-						t.Fatal(err)
-					}
-				}
+				checkFusedRows(t, g, s, world, rows, n, i%3 == 1, &seed)
 			}
 		})
+	}
+}
+
+// checkFusedRows runs rows of n elements through g's fused kernel with every
+// recipe of that row length, against reference/norm; *seed counts up by one
+// per recipe (specials: signed zeros, subnormals, the largest value, Inf and
+// NaN among the inputs, as randomInputs sprinkles them).
+func checkFusedRows(t *testing.T, g *fusedRig, s collective.Spec, world, rows, n int, specials bool, seed *uint64) {
+	t.Helper()
+	for _, rc := range fusedRecipes(n) {
+		*seed++
+		in, res, w := fusedInputs(*seed, s.DType, world, rows, n, specials)
+		h, y, err := norm.Expected(s, rc, in, res, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.check(s, rc, in, res, w, h, y); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/reference/collective"
-	"github.com/arcpass/arc/reference/norm"
 	"github.com/arcpass/arc/reference/num"
 )
 
@@ -189,17 +188,7 @@ func TestEverySizeFused(t *testing.T) {
 						if abi.CheckFused(s.Algo, int64(n), int64(s.DType.Size())) != nil {
 							continue
 						}
-						for _, rc := range fusedRecipes(n) {
-							seed++
-							in, res, w := fusedInputs(seed, s.DType, world, rows, n, i%3 == 1)
-							h, y, err := norm.Expected(s, rc, in, res, w)
-							if err != nil {
-								t.Fatal(err)
-							}
-							if err := g.check(s, rc, in, res, w, h, y); err != nil {
-								t.Fatal(err)
-							}
-						}
+						checkFusedRows(t, g, s, world, rows, n, i%3 == 1, &seed)
 					}
 				})
 			}
