@@ -72,15 +72,15 @@ wheel-files: plugin $(if $(filter 1,$(strip $(ARC_WHEEL_CPU_ONLY))),,build/libar
 wheel: wheel-files
 	python3 python/build_wheel.py --build build --out dist
 
-# runtime-devbin: what proxy/devtest/run.sh needs on the GPU machine,
+# runtime-devbin: what devtest/run.sh needs on the GPU machine,
 # which has no Go: the plugin, arc, the devtest driver and gomlx's graph tests.
 runtime-devbin: plugin
 	@mkdir -p .devbin
 	cp build/pjrt_c_api_arc_plugin.so build/arc_mlir_to_text.py build/arc .devbin/
-	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./proxy/devtest
+	$(GO) build -ldflags='-s -w' -o .devbin/devtest ./devtest
 	cd $$($(GO) list -m -f '{{.Dir}}' github.com/gomlx/gomlx) && $(GO) test -c -ldflags='-s -w' -o $(CURDIR)/.devbin/gomlx_graph.test ./pkg/core/graph
 
-# device-bin-differential (here): what proxy/devtest/differential.sh and
+# device-bin-differential (here): what devtest/differential.sh and
 # differential_all.sh need on the GPU machine: the plugin, arc, the
 # converter, an arc whose fused calls carry the epsilon doubled (-tags
 # arc_planted_eps) and the fused kernel's source before its fix (98a4d52^),
@@ -122,7 +122,7 @@ NVCC_PAR  ?= -split-compile=0 --threads 0
 GPU_SRCS  := $(wildcard gpu/*.cu gpu/*.cc)
 GPU_HDRS  := $(wildcard gpu/*.h gpu/*.cuh) proxy/arc_ffi.h proxy/arc_ffi_abi.h
 # GPU_OUT: where the objects, the library and kbench go (a build of other
-# GPU_ARCH in a folder of its own: proxy/devtest/arch_check.sh).
+# GPU_ARCH in a folder of its own: devtest/arch_check.sh).
 GPU_OUT   ?= build
 GPU_OBJS  := $(patsubst gpu/%,$(GPU_OUT)/gpu/%.o,$(GPU_SRCS))
 HIPCXX    ?= clang++-19
@@ -170,14 +170,14 @@ device-bin: runtime-devbin
 
 # device-test (GPU machine, from the repository root): the kernels against
 # the Go reference (device-test-kernels), then the runtime's acceptance run
-# (proxy/devtest/run.sh: ABI, gomlx graphs through both proxy forms at
+# (devtest/run.sh: ABI, gomlx graphs through both proxy forms at
 # 16 B, 4 KB, 4 MB and 256 MB, gomlx's TestCollective, JAX). Logs go to $OUT
 # (or build/); DEVTEST_ARGS overrides the graphs' flags (-forms, -configs split
 # the matrix over several device calls: docs/RUNTIME.md).
 device-test: build/libarc_gpu.so
 	@$(MAKE) --no-print-directory device-test-kernels; k=$$?; \
 	OUT=$${OUT:-$(CURDIR)/build}/runtime DEVTEST_ARGS="$${DEVTEST_ARGS:--sizes 16,4096,4194304,268435456}" \
-		bash proxy/devtest/run.sh; r=$$?; \
+		bash devtest/run.sh; r=$$?; \
 	exit $$(( k != 0 || r != 0 ))
 
 .PHONY: device-test-kernels
@@ -207,7 +207,7 @@ examples-mlir:
 
 # device-bin-examples: the examples for the GPU machine, which has no Go, in
 # their own folder so that a run can carry them alone (.devbin/examples);
-# examples/run_on_gpu.sh runs them there.
+# devtest/examples.sh runs them there.
 device-bin-examples:
 	@mkdir -p .devbin/examples
 	$(GO) build -trimpath -ldflags='-s -w' -o .devbin/examples/ $(addprefix ./examples/,$(EXAMPLES))
@@ -224,4 +224,4 @@ bench-bin:
 # device-bench (GPU machine, one call): make gpu, then arc bench at the XLA
 # and kernel levels, peer and host-staged, and arc tune; results under $OUT.
 device-bench:
-	bash bench/devbench.sh
+	bash devtest/bench.sh

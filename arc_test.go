@@ -326,7 +326,7 @@ func TestForceAll(t *testing.T) {
 
 // TestWriteOutputsForTheVerifier writes every input and its output for every
 // target into $ARC_VERIFY_DIR (in.NAME.mlir, out.NAME@TARGET.mlir), for
-// proxy/devtest/verify_stablehlo.py to run StableHLO's own verifier over
+// devtest/verify_stablehlo.py to run StableHLO's own verifier over
 // (jaxlib, on the GPU machine). Without the variable it does nothing.
 func TestWriteOutputsForTheVerifier(t *testing.T) {
 	dir := os.Getenv("ARC_VERIFY_DIR")

@@ -31,13 +31,12 @@ var skipped = []struct{ pattern, why string }{
 	{`^make test$`, "the suite this test is part of"},
 	{`^go test \./lowering/\.\.\. -update$`, "rewrites the goldens the command before it checks; internal/golden's TestEveryTestBinaryTakesUpdate checks that every test binary takes -update"},
 	{`^make (gpu|gpu plugin|plugin|bench-bin|bench-bin device-bin-examples|device-bin-examples)$`, "builds for the GPU machine: nvcc, or -trimpath builds that compile gomlx and go-xla again (minutes); those run on a CPU too"},
-	{`make device-bench$|bash bench/devbench\.sh$|bash examples/run_on_gpu\.sh$`, "runs on the GPU machine"},
+	{`make device-bench$|\bdevtest/\w+\.(sh|py)\b`, "runs on the GPU machine: devtest/ holds its scripts"},
 	{`^arc bench (-q |--level )`, "times all-reduces on GPUs"},
 	{`^arc tune +--from (xla|kernel)-`, "fits the CSV the GPU run above writes"},
 	{`^llama +--plugin|\.devbin/examples/llama --plugin|bin/decoder --plugin`, "runs a model on GPUs"},
 	{`\bncu\b`, "profiles a GPU kernel"},
-	{`gpu/kbench/acceptance\.sh |^build/kbench `, "runs arc's kernels on GPUs (docs/KERNELS.md)"},
-	{`^python3 proxy/devtest/`, "needs JAX's MLIR bindings (the GPU machine has them)"},
+	{`^build/kbench `, "runs arc's kernels on GPUs (docs/KERNELS.md)"},
 	{`^ARC_PJRT_PLUGIN=/path/to/|^export ARC_PJRT_PLUGIN=/path/to/`, "names the CUDA PJRT plugin of a GPU machine"},
 }
 

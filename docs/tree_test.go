@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,31 @@ func looksPE(path string) bool {
 	}
 	off := int(b[0x3c]) | int(b[0x3d])<<8 | int(b[0x3e])<<16 | int(b[0x3f])<<24
 	return off > 0 && off+4 <= len(b) && bytes.Equal(b[off:off+4], []byte("PE\x00\x00"))
+}
+
+// What runs on the GPU machine lives in devtest/, outside the product's
+// packages: a script anywhere else is one of these, which the product or
+// its tests run on a CPU.
+var productScripts = []string{
+	"proxy/arc_mlir_to_text.py",  // the proxy's bytecode converter
+	"proxy/testdata/fake_arc.sh", // a stand-in arc for the proxy's tests
+	"python/arc_build.py",        // the wheel's build backend
+	"python/arc_jax/__init__.py", // the wheel
+	"python/arc_jax/__main__.py", // python -m arc_jax check
+	"python/build_wheel.py",      // make wheel and the backend pack with it
+	"python/test_arc_jax.py",     // the wheel's tests (CPU)
+	"python/test_build_backend.py",
+	"spec/testdata/verify_cases.py", // writes spec's verifier cases
+}
+
+func TestGPUMachineScriptsInDevtest(t *testing.T) {
+	out, err := exec.Command("git", "-C", "..", "ls-files", "-z", "*.sh", "*.py").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v", err)
+	}
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if f != "" && !strings.HasPrefix(f, "devtest/") && !slices.Contains(productScripts, f) {
+			t.Errorf("%s: a script outside devtest/ that docs/tree_test.go does not list as the product's", f)
+		}
+	}
 }

@@ -90,7 +90,7 @@ func TestMatchNormGomlxLlama(t *testing.T) {
 	}
 }
 
-// The JAX Llama-shaped blocks that proxy/devtest/jax_llama_block.py prints
+// The JAX Llama-shaped blocks that devtest/jax_llama_block.py prints
 // (testdata/fixtures/jax_llama_block_tp*_*.mlir, printed by JAX on the CPU):
 // both all-reduces of each block, the attention's and the MLP's, are followed
 // by the residual add and an RMSNorm (the next sub-layer's), and both fuse.

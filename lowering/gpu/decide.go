@@ -91,7 +91,7 @@ func onlyOneShot() []int {
 // (procs, from the client) does not get this machine's kernels: the
 // host-staged link's shared-memory form (gpu/arc_shm.cc), which runs such a
 // group, has run on the CPU's fake device layer only; it is given these
-// groups once proxy/devtest/run.sh hostlink has passed on a GPU.
+// groups once devtest/run.sh hostlink has passed on a GPU.
 func (m *Machine) acrossProcesses(grp []int64, procs map[int64]int) string {
 	if m.Link != "host" || procs == nil {
 		return ""

@@ -1,4 +1,4 @@
-// The residual add and rms_norm of proxy/devtest/llama_jax.py inside
+// The residual add and rms_norm of devtest/llama_jax.py inside
 // shard_map, as JAX lowers them (written by hand in its printed form):
 // jnp.mean's keepdims as a broadcast that only adds a dimension of size 1,
 // the weight converted to f32 before its broadcast, h returned as well.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# devbench.sh: docs/BENCHMARKS.md's measurements on the GPU machine (2 x H200),
+# bench.sh: docs/BENCHMARKS.md's measurements on the GPU machine (2 x H200),
 # in one device call (`make device-bench` runs it):
 #
-#   bash bench/devbench.sh
+#   bash devtest/bench.sh
 #
 # Go is not installed there: `make bench-bin` on a CPU machine puts arc (built
 # with cgo) in .devbin/bench/, and `make device-bin-examples` the examples in

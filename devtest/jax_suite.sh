@@ -2,7 +2,7 @@
 # jax_suite.sh: arc's JAX suite on the GPU machine, in one command (one device
 # call of at most ~8 minutes):
 #
-#   OUT=/tmp/arc-jaxsuite WHEEL=dist/arc_jax-0.1.0.dev0-py3-none-linux_x86_64.whl bash proxy/devtest/jax_suite.sh [STEP...]
+#   OUT=/tmp/arc-jaxsuite WHEEL=dist/arc_jax-0.1.0.dev0-py3-none-linux_x86_64.whl bash devtest/jax_suite.sh [STEP...]
 #
 # Steps (default all three; block runs on the CPU beside the other two):
 #   compat  jax_compat.py: 34 JAX features natively (ARC_DISABLE=1) and through arc,
@@ -31,14 +31,14 @@
 #   T_COMPAT, T_LLAMA, T_BLOCK  each step's time limit in seconds (default 240, 220, 200);
 #            the scripts stop their children within budgets below these
 set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
+cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 BASE_PY=${BASE_PY:-/opt/torch/.venv/bin/python3}
 OUT=${OUT:-/tmp/arc-jaxsuite}
 WORK=${WORK:-/tmp/arc-jaxsuite-work}
 T_COMPAT=${T_COMPAT:-240} T_LLAMA=${T_LLAMA:-220} T_BLOCK=${T_BLOCK:-200}
 STEPS=${*:-compat llama block}
-DEV=$ROOT/proxy/devtest
+DEV=$ROOT/devtest
 rm -rf "$OUT" && mkdir -p "$OUT" "$WORK"
 SUMMARY=$OUT/summary.txt
 : >"$SUMMARY"

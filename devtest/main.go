@@ -5,7 +5,7 @@
 //
 // With -all it runs every (form, lowering) pair in a child process of its own,
 // since the standalone plugin reads its configuration once per process, and
-// ends with "N passed, M failed". proxy/devtest/run.sh runs it on the
+// ends with "N passed, M failed". devtest/run.sh runs it on the
 // GPU machine; it needs no Go there.
 package main
 

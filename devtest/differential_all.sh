@@ -7,14 +7,14 @@
 #
 #   make device-bin-differential            # here (Go): .devbin/ with arc, the plugin, the planted arc,
 #                                           # the fused kernel's source before its fix, the verifier's modules
-#   bash proxy/devtest/differential_all.sh  # GPU machine, carrying .devbin; results in $OUT
+#   bash devtest/differential_all.sh  # GPU machine, carrying .devbin; results in $OUT
 #
 # The planted defects: an arc whose fused calls carry the epsilon doubled
 # (-tags arc_planted_eps), and libarc_gpu.so built with gpu/arc_fused.cu of
 # 98a4d52^ (the fused kernel that read a row's sums of squares at the wrong
 # epoch parity). Each planted run must report mismatches (exit 1).
 set -u
-cd "$(dirname "$0")/../.." || exit 2
+cd "$(dirname "$0")/.." || exit 2
 OUT=${OUT:-/tmp/arc-differential-all}; mkdir -p "$OUT"
 # Hopper only (the GPU machine's): the library and the planted one build in about a minute.
 ARCH=${GPU_ARCH:-"-gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90,code=sm_90"}
@@ -24,7 +24,7 @@ for f in .devbin/before/arc_fused.cu .devbin/verify .devbin/arc-planted-eps; do
 done
 t0=$(date +%s)
 nvidia-smi -L
-( timeout 300 /opt/torch/.venv/bin/python3 proxy/devtest/verify_stablehlo.py .devbin/verify >/tmp/verify.log 2>&1
+( timeout 300 /opt/torch/.venv/bin/python3 devtest/verify_stablehlo.py .devbin/verify >/tmp/verify.log 2>&1
   echo "verify exit $?" >>/tmp/verify.log ) &
 ( timeout 400 make -j16 GPU_ARCH="$ARCH" build/libarc_gpu.so >/tmp/make.log 2>&1; echo "make exit $?" ) &
 timeout 400 nvcc $ARCH $FL -Iproxy -Igpu -x cu -c .devbin/before/arc_fused.cu -o /tmp/before_fused.o >/tmp/before.log 2>&1
@@ -38,13 +38,13 @@ V=/tmp/arc-differential-work/venv/bin/python
 planted() { # planted NAME VAR=VALUE LABEL: a small run of a broken arc, once differential.sh made the venv and MPS
   for _ in $(seq 120); do [ -x $V ] && pgrep -f nvidia-cuda-mps-control >/dev/null && break; sleep 1; done
   sleep 3
-  env "$2" timeout 150 $V proxy/devtest/differential.py --out "$OUT/$1" --work "/tmp/$1" --procs 2 --generated 21 \
+  env "$2" timeout 150 $V devtest/differential.py --out "$OUT/$1" --work "/tmp/$1" --procs 2 --generated 21 \
     --corpus "" --configs cuda:nvlink --fuse on --shards 1 --budget 120 --run-timeout 40 --label "$3" >"/tmp/$1.log" 2>&1
   echo "$1 exit $? (1 = mismatches found, as it must)"
 }
 planted planted-eps "ARC_BIN=$PWD/.devbin/arc-planted-eps" "planted: the fused call's epsilon doubled" &
 planted planted-lib "ARC_GPU_LIB=$PWD/build/libarc_gpu-before.so" "planted: the fused kernel of 98a4d52^" &
-OUT=$OUT/diff timeout 360 bash proxy/devtest/differential.sh --procs 1,2,4 --generated 21 --budget 280 --run-timeout 40 \
+OUT=$OUT/diff timeout 360 bash devtest/differential.sh --procs 1,2,4 --generated 21 --budget 280 --run-timeout 40 \
   --shards 3 --processes 12 --label "one GPU, 1, 2 and 4 processes under MPS" 2>&1 | grep -v "^Unjudged" | tail -30
 echo "main run done at $(($(date +%s) - t0)) s"
 wait

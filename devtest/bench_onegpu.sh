@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# onegpu.sh: what arc bench's XLA runner can check on one GPU (1 x H200), in one
-# device call of about two minutes; the world-2 measurements are devbench.sh's.
+# bench_onegpu.sh: what arc bench's XLA runner can check on one GPU (1 x H200), in one
+# device call of about two minutes; the world-2 measurements are bench.sh's.
 #
 #   go test -c -ldflags='-s -w' -o .devbin/bench/xlarun.test ./bench/xlarun   # here (no Go there)
 #   make device-bin-examples                                                  # here: .devbin/examples/llama
-#   bash bench/onegpu.sh                                                      # there, carrying .devbin
+#   bash devtest/bench_onegpu.sh                                                      # there, carrying .devbin
 #
 # Steps, each with a time limit, none stopping the others; results in $OUT:
 #   switches.txt      xlarun.CheckSwitches at world 1: a chain compiled and run

@@ -3,7 +3,7 @@
 # "Architectures"), checked on the GPU machine in one command from the
 # repository root:
 #
-#   bash proxy/devtest/arch_check.sh [build] [inspect] [sass] [ptx] [jit] [base]
+#   bash devtest/arch_check.sh [build] [inspect] [sass] [ptx] [jit] [base]
 #                                     (default: the first five, in that order)
 #
 #   build    build/arch-all/libarc_gpu.so from clean for every architecture
@@ -32,7 +32,7 @@
 # when it is missing: steps may be split over device calls of one warm
 # machine (build inspect sass, then ptx jit). The last lines are the summary.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${OUT:-$ROOT/build/arch-check}
 JOBS=${JOBS:-$(nproc)}

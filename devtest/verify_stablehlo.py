@@ -3,7 +3,7 @@ JAX's dialects registered, then operation.verify()) over every module in a
 folder: arc's outputs for every target, and the inputs they came from.
 
     ARC_VERIFY_DIR=/tmp/verify go test . -run TestWriteOutputsForTheVerifier   # on a CPU machine
-    python3 proxy/devtest/verify_stablehlo.py /tmp/verify                    # where jaxlib is installed
+    python3 devtest/verify_stablehlo.py /tmp/verify                    # where jaxlib is installed
 
 Prints one line per module MLIR refuses, then a count of outputs and inputs
 checked and refused; exits 1 when an output arc wrote from a valid input is

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# acceptance.sh: the GPU acceptance of gpu/'s failures and processes in one device
+# kbench_acceptance.sh: the GPU acceptance of gpu/'s failures and processes in one device
 # call (docs/KERNELS.md, "Failures"; docs/RUNTIME.md, "One process per GPU").
 # Run from a folder holding new/ (this tree: Makefile, gpu/, proxy/arc_ffi*.h,
 # reference/testdata, .devbin/gputest.test from `make device-bin`) and,
@@ -11,7 +11,7 @@
 # link figure); then MPS and 2, 4 and 8 processes on GPU 0 through the C API.
 # Logs and the library go to $OUT, a summary to stdout.
 #
-#   bash new/gpu/kbench/acceptance.sh [steps: build kbench mp kernels, run in that order]
+#   bash new/devtest/kbench_acceptance.sh [steps: build kbench mp kernels, run in that order]
 set -u
 H=$(pwd)
 OUT=${OUT:-$H/out}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: the runtime's acceptance on the GPU machine, in one command:
 #
-#   bash proxy/devtest/run.sh [abi] [wheel] [graphs] [collective] [jax] [cost] [mp] [hostlink]   (default: the first four)
+#   bash devtest/run.sh [abi] [wheel] [graphs] [collective] [jax] [cost] [mp] [hostlink]   (default: the first four)
 #
 # Go is not installed there: `make runtime-devbin` on a CPU machine puts the
 # binaries in .devbin/ (carried to the device machine). libarc_gpu.so is built
@@ -27,7 +27,7 @@
 # Environment: JAX_PY, CUDA_PLUGIN, OUT (results), DEVTEST_ARGS (extra devtest flags,
 # e.g. "-configs auto,twoshot-int8 -sizes 4096,67108864").
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 ROOT=$PWD
 JAX_PY=${JAX_PY:-/opt/torch/.venv/bin/python}
 CUDA_PLUGIN=${CUDA_PLUGIN:-/opt/torch/.venv/lib/python3.12/site-packages/jax_plugins/xla_cuda13/xla_cuda_plugin.so}
@@ -132,21 +132,21 @@ print("value", float(jax.jit(lambda a: (a * 2).sum())(jnp.ones(4))))' >"$OUT/smo
     done
     ;;
   jax)
-    jax_venv && "$VENV/bin/python" proxy/devtest/jax_psum.py --cuda-plugin "$CUDA_PLUGIN" \
+    jax_venv && "$VENV/bin/python" devtest/jax_psum.py --cuda-plugin "$CUDA_PLUGIN" \
       --dump "$OUT/jax" 2>"$OUT/jax.log" | tee "$OUT/jax.txt"
     grep -v ' passed, ' "$OUT/jax.txt" >"$OUT/jax.lines"
     tally "$OUT/jax.lines"
     grep -q '^FAIL' "$OUT/jax.lines" && tail -n 40 "$OUT/jax.log"
     ;;
   cost)
-    jax_venv && "$VENV/bin/python" proxy/devtest/jax_compile_cost.py --cuda-plugin "$CUDA_PLUGIN" \
+    jax_venv && "$VENV/bin/python" devtest/jax_compile_cost.py --cuda-plugin "$CUDA_PLUGIN" \
       --out "$OUT/cost" | tee "$OUT/cost.txt"
     result "jax compile cost measured" "${PIPESTATUS[0]}"
     ;;
   mp)
     nvidia-cuda-mps-control -d 2>/dev/null # several processes on one GPU spin on flags: MPS runs them side by side
     for n in 2 4; do
-      jax_venv && "$VENV/bin/python" proxy/devtest/jax_multiprocess.py --procs $n --cuda-plugin "$CUDA_PLUGIN" \
+      jax_venv && "$VENV/bin/python" devtest/jax_multiprocess.py --procs $n --cuda-plugin "$CUDA_PLUGIN" \
         --out "$OUT/mp$n" | tee "$OUT/mp$n.txt"
       grep -v ' passed, ' "$OUT/mp$n.txt" >"$OUT/mp$n.lines"
       tally "$OUT/mp$n.lines"
@@ -171,7 +171,7 @@ print("value", float(jax.jit(lambda a: (a * 2).sum())(jnp.ones(4))))' >"$OUT/smo
     fi
     for n in 2 4; do
       t0=$SECONDS
-      jax_venv && ARC_MAX_BYTES=33554432 timeout -k 5 150 "$VENV/bin/python" proxy/devtest/jax_multiprocess.py \
+      jax_venv && ARC_MAX_BYTES=33554432 timeout -k 5 150 "$VENV/bin/python" devtest/jax_multiprocess.py \
         --procs $n --cuda-plugin "$CUDA_PLUGIN" --out "$OUT/hostlink$n" --timeout 120 \
         --modes native,arc-cuda:pcie-nop2p,arc-detect --sizes 4K,256K,4M,32M --integers \
         --quant int8,int6,int4,int4r,fp8 --link host --json "$OUT/hostlink$n.json" >"$OUT/hostlink$n.txt" 2>&1

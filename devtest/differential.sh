@@ -3,7 +3,7 @@
 # command (one device call):
 #
 #   make device-bin-differential                     # here (Go): .devbin/ with arc, the plugin, the planted arc
-#   bash proxy/devtest/differential.sh [ARGS...]      # GPU machine: ARGS go to differential.py
+#   bash devtest/differential.sh [ARGS...]      # GPU machine: ARGS go to differential.py
 #
 # It builds build/libarc_gpu.so when missing (make gpu: nvcc, minutes), makes
 # the arc_jax wheel from .devbin/ and installs it into a venv over the
@@ -18,7 +18,7 @@
 #            before a fix); its table goes to $OUT/planted-*.md
 #   PLANTED_ARGS  differential.py's arguments for the planted run
 set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
+cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 BASE_PY=${BASE_PY:-/opt/torch/.venv/bin/python3}
 OUT=${OUT:-/tmp/arc-differential}
@@ -49,15 +49,15 @@ env -u JAX_PLATFORMS "$V/bin/python" -c 'import jax; print("jax", jax.__version_
 
 status=0
 MPS=${started_mps:+--mps}
-"$V/bin/python" proxy/devtest/differential.py --out "$OUT" --work "$WORK/run" $MPS "$@" || status=1
+"$V/bin/python" devtest/differential.py --out "$OUT" --work "$WORK/run" $MPS "$@" || status=1
 case "${PLANTED:-}" in
 eps)
-  ARC_BIN=$ROOT/.devbin/arc-planted-eps "$V/bin/python" proxy/devtest/differential.py --out "$WORK/planted" \
+  ARC_BIN=$ROOT/.devbin/arc-planted-eps "$V/bin/python" devtest/differential.py --out "$WORK/planted" \
     --work "$WORK/planted-run" --label "planted: epsilon one ulp up" ${PLANTED_ARGS:-} >"$WORK/planted.log" 2>&1
   echo "planted run (eps) exit $? (1 = mismatches found, as it must)"
   cp "$WORK/planted/differential.md" "$OUT/planted-eps.md"; head -c 200000 "$WORK/planted/failures.txt" >"$OUT/planted-eps-failures.txt" ;;
 lib=*)
-  ARC_GPU_LIB=${PLANTED#lib=} "$V/bin/python" proxy/devtest/differential.py --out "$WORK/planted" \
+  ARC_GPU_LIB=${PLANTED#lib=} "$V/bin/python" devtest/differential.py --out "$WORK/planted" \
     --work "$WORK/planted-run" --label "planted: ${PLANTED#lib=}" ${PLANTED_ARGS:-} >"$WORK/planted.log" 2>&1
   echo "planted run (library) exit $? (1 = mismatches found, as it must)"
   cp "$WORK/planted/differential.md" "$OUT/planted-lib.md"; head -c 200000 "$WORK/planted/failures.txt" >"$OUT/planted-lib-failures.txt" ;;

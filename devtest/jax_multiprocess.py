@@ -24,7 +24,7 @@ within rounding of numpy's sum, arc equals the rank-order f32 sum
 of docs/FORMATS.md bit for bit, arc_allreduce is in the dumps, the
 cached run compiled nothing through arc and gives the same bits.
 
-Options for the host-staged link (proxy/devtest/run.sh hostlink):
+Options for the host-staged link (devtest/run.sh hostlink):
   --sizes 4K,256K,4M,32M  sizes in bytes per device instead of the element counts
   --integers   also psums of small integers (in [-4, 4]): every order of the
                additions gives the same bits, so arc equals native bit for bit

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# run_on_gpu.sh: both examples on the GPU machine (2 x H200, no Go there), each
+# examples.sh: both examples on the GPU machine (2 x H200, no Go there), each
 # with arc's quantization off and int8, against native all-reduces. Run it from
 # the repository root in one device call, carrying the prebuilt binaries:
 #
 #   make device-bin-examples          # here: .devbin/examples/{tpmlp,decoder}
-#   bash examples/run_on_gpu.sh       # there, with .devbin/examples carried
+#   bash devtest/examples.sh       # there, with .devbin/examples carried
 #
 # It builds libarc_gpu.so with make (the library of `make gpu`) unless
 # ARC_GPU_LIB names one, and writes under $OUT (default build/examples-gpu):

@@ -55,7 +55,7 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(HERE)
 TARGETS = ["detect", "cuda:nvlink", "cuda:pcie", "cuda:pcie-nop2p", "cuda:pcie-2numa"]
 DTYPES = ["float32", "float16", "bfloat16"]
 MAX_BYTES = 64 << 20
@@ -996,7 +996,7 @@ def report(args, results, skipped, hangs, elapsed):
     from collections import Counter
 
     lines = [f"# The differential check{': ' + args.label if args.label else ''}", "",
-             f"`python proxy/devtest/differential.py {' '.join(sys.argv[1:])}` ({elapsed:.0f} s)", "",
+             f"`python devtest/differential.py {' '.join(sys.argv[1:])}` ({elapsed:.0f} s)", "",
              "| processes | target | fusion | programs | ok | mismatch | unjudged (after a fused norm) | skipped (native fails) | not run | arc calls | fused |",
              "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     groups = {}
@@ -1021,7 +1021,7 @@ def report(args, results, skipped, hangs, elapsed):
     with open(os.path.join(args.out, "failures.txt"), "w") as f:
         for r in results:
             if r["verdict"] in ("mismatch", "not run"):
-                again = (f"python proxy/devtest/differential.py --procs {r['procs']} --seed {r['seed'] or args.seed} "
+                again = (f"python devtest/differential.py --procs {r['procs']} --seed {r['seed'] or args.seed} "
                          f"--only {r['program']} --configs {r['target']} --fuse {'on' if r['fuse'] else 'off'}")
                 f.write(f"{r['verdict'].upper()} {r['procs']}p {r['target']} fuse={'on' if r['fuse'] else 'off'} "
                         f"{r['program']}: {r['why']}\n  again: {again}\n")

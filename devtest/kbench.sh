@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# devrun.sh: one session on the GPU machine for gpu, from the
+# kbench.sh: one session on the GPU machine for gpu, from the
 # repository root: build (make gpu), test (make device-test-kernels, which needs
 # .devbin/gputest.test from `make device-bin` here), benchmark (kbench over
 # peer access, then host-staged against NCCL with P2P off). Logs and CSVs go
 # to $OUT (the device tool's folder) or build/devrun; a short summary is
 # printed last.
 #
-#   gpu/kbench/devrun.sh [all|test|bench]
+#   devtest/kbench.sh [all|test|bench]
 set -u
 what=${1:-all}
 OUT=${OUT:-build/devrun}
