@@ -742,27 +742,11 @@ func (ch *chain) eval(op *ir.Op, rd *stOp) (*tensor, string) {
 
 // sumInArcOrder is the schedule the oracle assumes for a reduction by add
 // (StableHLO leaves it to the implementation): the fused kernels' order of
-// a row's sum of squares (reference/norm.SumSquares), init first: segments
-// of norm.Segment elements in order, each the tree of norm.Threads partial
-// sums of norm.Atom consecutive terms; each addition rounded once to e.
+// a row's sum (reference/norm.InOrder), init first, each addition rounded
+// once to e.
 func sumInArcOrder(e elemType, terms []float64, init float64) float64 {
-	total := init
-	for q := 0; q*norm.Segment < len(terms); q++ {
-		seg := terms[q*norm.Segment : min(len(terms), (q+1)*norm.Segment)]
-		var p [norm.Threads]float64
-		for k := 0; k*norm.Atom < len(seg); k++ {
-			for _, v := range seg[k*norm.Atom : min(len(seg), (k+1)*norm.Atom)] {
-				p[k] = roundTo(e, p[k]+v)
-			}
-		}
-		for s := norm.Threads / 2; s >= 1; s /= 2 {
-			for t := range s {
-				p[t] = roundTo(e, p[t]+p[t+s])
-			}
-		}
-		total = roundTo(e, total+p[0])
-	}
-	return total
+	return norm.InOrder(len(terms), func(i int) float64 { return terms[i] }, init,
+		func(a, b float64) float64 { return roundTo(e, a+b) })
 }
 
 // checkOneFused interprets what one fused call replaced and compares.

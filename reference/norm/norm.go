@@ -57,30 +57,36 @@ const (
 	Segment = Threads * Atom
 )
 
-// SumSquares is the sum of a row's squares in the kernels' order: the row
-// is cut into segments of 2048 elements from its start (the last may be
-// short), each segment into atoms of 8; partial t of a segment adds, from
-// +0, the squares of atom t's elements in order; the segment's partials
-// are added as a tree, p[t] += p[t + s] for s = 128, 64, ..., 1; the
-// segments' sums are added from +0 in order. Each square and each
-// addition is rounded to f32 once. Segments of one row may be reduced by
-// different kernel blocks: the order is the same.
+// SumSquares is the sum of a row's squares in the kernels' order (InOrder),
+// each square and each addition rounded to f32 once.
 func SumSquares(a []float32) float32 {
-	var total float32
-	for q := 0; q*Segment < len(a); q++ {
-		seg := a[q*Segment : min(len(a), (q+1)*Segment)]
-		var p [Threads]float32
-		for k := 0; k*Atom < len(seg); k++ {
-			for _, v := range seg[k*Atom : min(len(seg), (k+1)*Atom)] {
-				p[k] = p[k] + float32(v*v)
-			}
+	return InOrder(len(a), func(i int) float32 { return float32(a[i] * a[i]) }, 0,
+		func(x, y float32) float32 { return x + y })
+}
+
+// InOrder is the kernels' order of a row's sum of n terms, for any
+// arithmetic (add rounds as the arithmetic does): the row is cut into
+// segments of 2048 terms from its start (the last may be short), each
+// segment into atoms of 8; partial t of a segment adds, from +0, atom t's
+// terms in order; the segment's partials are added as a tree, p[t] +=
+// p[t + s] for s = 128, 64, ..., 1; the segments' sums are added in order
+// to init. Segments of one row may be reduced by different kernel blocks:
+// the order is the same. The oracle assumes it for the reductions a fused
+// call replaces, so both read this one definition.
+func InOrder[T any](n int, term func(i int) T, init T, add func(a, b T) T) T {
+	total := init
+	for lo := 0; lo < n; lo += Segment {
+		var p [Threads]T
+		for i := lo; i < min(n, lo+Segment); i++ {
+			k := (i - lo) / Atom
+			p[k] = add(p[k], term(i))
 		}
 		for s := Threads / 2; s >= 1; s /= 2 {
 			for t := range s {
-				p[t] = p[t] + p[t+s]
+				p[t] = add(p[t], p[t+s])
 			}
 		}
-		total = total + p[0]
+		total = add(total, p[0])
 	}
 	return total
 }
