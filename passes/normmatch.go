@@ -407,6 +407,8 @@ func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
 		}
 	}
 	switch {
+	case sq == nil && f.centred(a):
+		return nil, fmt.Sprintf("%s has a value subtracted before it is squared (LayerNorm's h - mean(h)): arc's fused kernels normalise by the root mean square only (RMSNorm)", av)
 	case sq == nil:
 		return nil, fmt.Sprintf("%s is not squared: no RMSNorm of h follows", av)
 	case sq.Op.Parent != f.block:
@@ -416,6 +418,24 @@ func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
 	}
 	f.removed[sq.Op] = true
 	return sq, ""
+}
+
+// centred reports whether a is read as the minuend of a subtract whose
+// difference is squared: LayerNorm's x - mean(x), for the reason only.
+func (f *flow) centred(a *ir.HLO) bool {
+	av := a.Results[0]
+	for _, r := range f.readersOf(a.Op, av) {
+		d := f.op(r)
+		if !isOp(d, "subtract") || !single(d) || len(d.Operands) != 2 || d.Operands[0] != av {
+			continue
+		}
+		for _, q := range f.readersOf(d.Op, d.Results[0]) {
+			if v := f.op(q); isOp(v, "multiply") && single(v) && len(v.Operands) == 2 && v.Operands[0] == d.Results[0] && v.Operands[1] == d.Results[0] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rowSum: the sum of the squares over the last dimension, from zero.
