@@ -14,22 +14,22 @@ import (
 )
 
 // Codecs are the codec names in the order of the C enum arc_codec:
-// Codecs[i] is ARC_CODEC_<upper(name)> = i. "none" is one-shot's: no codec.
-var Codecs = []string{"none", "fp", "int8", "int6", "int4", "int4r", "fp8"}
+// Codecs[i] is ARC_CODEC_<upper(name)> = i (CodecTable).
+var Codecs = names(CodecTable, func(c CodecInfo) string { return c.Name })
 
 // Algos are the kernel algorithms in the order of the C enum arc_algo.
-var Algos = []string{"oneshot", "twoshot", "hier"}
+var Algos = names(AlgoTable, func(a AlgoInfo) string { return a.Name })
 
 // Links are how ranks reach each other's buffers, in the order of arc_link:
 // peer (device memory through peer access) or host (pinned host memory).
-var Links = []string{"peer", "host"}
+var Links = names(LinkTable, func(l LinkInfo) string { return l.Name })
 
 // DTypes are the element types the kernels take, in the order of arc_dtype.
-var DTypes = []string{"f16", "bf16", "f32"}
+var DTypes = names(DTypeTable, func(d DTypeInfo) string { return d.Name })
 
 // Quantized lists the codecs that change values beyond the order of the
-// additions: what --quant may name.
-var Quantized = []string{"fp8", "int8", "int6", "int4", "int4r"}
+// additions, the most bits per value first: what --quant may name.
+var Quantized = quantized()
 
 // TwoShotWorlds are the group sizes the two-shot and hierarchical kernels
 // run; OneShotWorlds those of the one-shot kernel.
@@ -57,28 +57,24 @@ const CodecBlock = 32
 // BlockBytes is what one codec block of CodecBlock values occupies on the
 // wire (docs/FORMATS.md): fp sends the I/O type itself, or for bf16 under
 // --cast-bf16-to-fp16 an exponent byte and 32 scaled f16 values; the others
-// a scale and codes. 0 for an unknown codec or dtype.
+// a scale and codes (CodecInfo.BlockBytes). 0 for an unknown codec or dtype,
+// and for none.
 func BlockBytes(codec, dtype string, castBF16ToFP16 bool) int {
-	switch codec {
-	case "fp":
-		switch {
-		case dtype == "bf16" && castBF16ToFP16:
-			return 1 + 2*CodecBlock
-		case dtype == "f16" || dtype == "bf16":
-			return 2 * CodecBlock
-		case dtype == "f32":
-			return 4 * CodecBlock
-		}
-	case "int8":
-		return 2 + CodecBlock
-	case "int6":
-		return 2 + CodecBlock*6/8
-	case "int4", "int4r":
-		return 2 + CodecBlock/2
-	case "fp8":
-		return 4 + CodecBlock
+	c, ok := CodecOf(codec)
+	if !ok || c.Name == "none" {
+		return 0
 	}
-	return 0
+	if c.BlockBytes > 0 {
+		return c.BlockBytes
+	}
+	d, ok := lookup(DTypeTable, func(d DTypeInfo) string { return d.Name }, dtype)
+	switch {
+	case !ok:
+		return 0
+	case dtype == "bf16" && castBF16ToFP16:
+		return 1 + 2*CodecBlock
+	}
+	return d.Bytes * CodecBlock
 }
 
 // Codec returns a codec's C API number, or -1.
@@ -108,13 +104,8 @@ func DType(name string) int { return slices.Index(DTypes, name) }
 // Worlds lists the group sizes an algorithm runs (nil if unknown): the
 // hierarchical kernel splits its group into two halves of 2 or 4 ranks.
 func Worlds(algo string) []int {
-	switch algo {
-	case "oneshot":
-		return slices.Clone(OneShotWorlds)
-	case "twoshot":
-		return slices.Clone(TwoShotWorlds)
-	case "hier":
-		return []int{4, 8}
+	if a, ok := AlgoOf(algo); ok {
+		return slices.Clone(a.Worlds)
 	}
 	return nil
 }
@@ -129,10 +120,16 @@ func CheckKernel(algo, codec string, world int) error {
 		return fmt.Errorf("unknown algorithm %q (want one of %v)", algo, Algos)
 	case !slices.Contains(worlds, world):
 		return fmt.Errorf("%s needs a world size in %v, not %d", algo, worlds, world)
-	case algo == "oneshot" && codec != "none":
-		return fmt.Errorf("oneshot takes no codec, not %q", codec)
-	case algo != "oneshot" && (codec == "none" || Codec(codec) < 0):
+	case !codes(algo) && codec != "none":
+		return fmt.Errorf("%s takes no codec, not %q", algo, codec)
+	case codes(algo) && (codec == "none" || Codec(codec) < 0):
 		return fmt.Errorf("%s needs a codec in %v, not %q", algo, Codecs[1:], codec)
 	}
 	return nil
+}
+
+// codes reports an algorithm that sends its values through a codec.
+func codes(algo string) bool {
+	a, _ := AlgoOf(algo)
+	return a.Codec
 }
