@@ -1,9 +1,10 @@
 // Package abi holds the facts arc's compiler and its runtime share: the
 // names and C API numbers of the codecs, algorithms, links and element
 // types, the world sizes the kernels run, and the runtime's buffer size.
-// This is their one source: the Go packages read them from here, and
-// abi_test.go checks that the C and CUDA sides (gpu/arc_gpu.h, the handler's
-// name tables in gpu/arc_ffi.cc) say the same.
+// This is their one source (vocab.go's tables): the Go packages read them
+// from here, the C and CUDA sides from gpu/arc_vocab.h, which go generate
+// writes from the tables, and abi_test.go checks what the C side still
+// states by hand (the world sizes, the default buffer size).
 package abi
 
 import (

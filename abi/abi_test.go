@@ -28,9 +28,14 @@ func enumValues(src, prefix string) map[string]int {
 	return out
 }
 
-// TestCHeaderAgrees checks the enums of gpu/arc_gpu.h against this package.
+// TestCHeaderAgrees checks the enums of gpu/arc_gpu.h, which includes the
+// generated gpu/arc_vocab.h, against this package.
 func TestCHeaderAgrees(t *testing.T) {
-	h := read(t, "../gpu/arc_gpu.h")
+	api := read(t, "../gpu/arc_gpu.h")
+	if !strings.Contains(api, `#include "arc_vocab.h"`) {
+		t.Error("gpu/arc_gpu.h does not include arc_vocab.h")
+	}
+	h := api + read(t, "../gpu/arc_vocab.h")
 	for _, c := range []struct {
 		prefix string
 		names  []string
@@ -48,29 +53,25 @@ func TestCHeaderAgrees(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(h, fmt.Sprintf("the default, %d MiB", DefaultMaxBytes>>20)) {
+	if !strings.Contains(api, fmt.Sprintf("the default, %d MiB", DefaultMaxBytes>>20)) {
 		t.Errorf("gpu/arc_gpu.h does not state the default max_bytes of %d MiB", DefaultMaxBytes>>20)
 	}
 }
 
-// TestHandlerNamesAgree checks the name tables the FFI handler reads the
-// custom call's attributes with (gpu/arc_ffi.cc).
+// TestHandlerNamesAgree checks that the FFI handler (gpu/arc_ffi.cc) reads
+// the custom call's algorithm, codec and link through the generated name
+// tables (arc_vocab.h), not through a copy of its own.
 func TestHandlerNamesAgree(t *testing.T) {
 	src := read(t, "../gpu/arc_ffi.cc")
-	for table, want := range map[string][]string{"kAlgos": Algos, "kCodecs": Codecs, "kLinks": Links} {
-		m := regexp.MustCompile(table + `\[\]\s*=\s*\{([^}]*)\}`).FindStringSubmatch(src)
-		if m == nil {
-			t.Errorf("gpu/arc_ffi.cc has no table %s", table)
-			continue
+	for _, table := range []string{"algo", "codec", "link"} {
+		want := fmt.Sprintf("lookup(arc_%s_name, ARC_%s_COUNT,", table, strings.ToUpper(table))
+		if !strings.Contains(src, want) {
+			t.Errorf("gpu/arc_ffi.cc does not read %ss with %s...)", table, want)
 		}
-		var got []string
-		for _, s := range strings.Split(m[1], ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				got = append(got, strings.Trim(s, `"`))
-			}
-		}
-		if strings.Join(got, ",") != strings.Join(want, ",") {
-			t.Errorf("gpu/arc_ffi.cc %s = %v, want %v", table, got, want)
+	}
+	for _, name := range Codecs[1:] {
+		if strings.Contains(src, fmt.Sprintf("%q", name)) {
+			t.Errorf("gpu/arc_ffi.cc spells the codec %q: read arc_codec_name", name)
 		}
 	}
 }

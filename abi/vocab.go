@@ -3,7 +3,12 @@ package abi
 import "slices"
 
 // arc's vocabulary: one record per codec, algorithm, link, element type,
-// lowering and target family. Every other package reads its words here.
+// lowering and target family. Every other package reads its words here; the
+// C side's enums and name tables are generated from these tables into
+// gpu/arc_vocab.h (go generate; internal/vocabgen's test fails when the file
+// is stale).
+//
+//go:generate go run ../internal/vocabgen -root ..
 
 // A CodecInfo describes one codec; its position in CodecTable is its C
 // number (arc_codec).

@@ -645,9 +645,6 @@ extern "C" int arc_comm_release(arc_comm *comm) {
 
 /* ---- failures ---- */
 
-static const char *algo_name(int a) { return a == ARC_ONESHOT ? "oneshot" : a == ARC_TWOSHOT ? "twoshot" : "hier"; }
-static const char *const kCodecNames[] = {"none", "fp", "int8", "int6", "int4", "int4r", "fp8", "?"};
-static const char *const kDtypeNames[] = {"f16", "bf16", "f32", "?"};
 
 /* "call 3 (twoshot int8, 2048 bf16 cast to f16)" from a header's words: a
  * header's epoch is the call's sequence number for block 0, which takes part
@@ -657,9 +654,9 @@ static std::string describe_call(const uint32_t *h, int block) {
   const int dtype = (h[2] >> 16) & 3, algo = (h[2] >> 18) & 3, codec = (h[2] >> 20) & 7, cast = (h[2] >> 23) & 1;
   std::string s = block == 0 ? "call " + std::to_string(h[0]) : "the call block " + std::to_string(block) +
                                                                    " took part in " + std::to_string(h[0]) + " times";
-  s += " (" + std::string(algo_name(algo));
-  if (algo != ARC_ONESHOT || codec != ARC_CODEC_NONE) s += std::string(" ") + kCodecNames[codec];
-  s += ", " + std::to_string(count) + " " + kDtypeNames[dtype] + (cast ? " cast to f16" : "") + ")";
+  s += " (" + std::string(arc_algo_name(algo));
+  if (algo != ARC_ONESHOT || codec != ARC_CODEC_NONE) s += std::string(" ") + arc_codec_name(codec);
+  s += ", " + std::to_string(count) + " " + arc_dtype_name(dtype) + (cast ? " cast to f16" : "") + ")";
   return s;
 }
 
@@ -819,7 +816,7 @@ static int launch(arc_comm *comm, int rank, const void *in, void *out, size_t co
   if (dtype != ARC_F16 && dtype != ARC_BF16 && dtype != ARC_F32)
     return fail(ARC_ERR_INVALID, "arc_allreduce: unknown dtype");
   if ((flags & ~ARC_CAST_BF16_TO_FP16) != 0) return fail(ARC_ERR_INVALID, "arc_allreduce: unknown flags");
-  if (codec < ARC_CODEC_NONE || codec > ARC_CODEC_FP8) return fail(ARC_ERR_INVALID, "arc_allreduce: unknown codec");
+  if (codec < ARC_CODEC_NONE || codec >= ARC_CODEC_COUNT) return fail(ARC_ERR_INVALID, "arc_allreduce: unknown codec");
   const int W = comm->world;
   switch (algo) {
   case ARC_ONESHOT:
@@ -828,7 +825,7 @@ static int launch(arc_comm *comm, int rank, const void *in, void *out, size_t co
     break;
   case ARC_TWOSHOT:
   case ARC_HIER:
-    if (codec == ARC_CODEC_NONE) return fail(ARC_ERR_UNSUPPORTED, std::string(algo_name(algo)) + " needs a codec");
+    if (codec == ARC_CODEC_NONE) return fail(ARC_ERR_UNSUPPORTED, std::string(arc_algo_name(algo)) + " needs a codec");
     if (algo == ARC_TWOSHOT && !twoshot_world(W)) return fail(ARC_ERR_UNSUPPORTED, "twoshot needs world 2, 4 or 8");
     if (algo == ARC_HIER && !hier_world(W)) return fail(ARC_ERR_UNSUPPORTED, "hier needs world 4 or 8");
     break;

@@ -117,9 +117,18 @@ bool lookup(const char *const *names, int n, const std::string &s, E *out) {
   return false;
 }
 
-const char *const kAlgos[] = {"oneshot", "twoshot", "hier"};
-const char *const kCodecs[] = {"none", "fp", "int8", "int6", "int4", "int4r", "fp8"};
-const char *const kLinks[] = {"peer", "host"};
+// lookup over a generated name table (arc_vocab.h): arc_codec_name, ...
+template <typename E>
+bool lookup(const char *(*name)(int), int n, const std::string &s, E *out) {
+  for (int i = 0; i < n; i++) {
+    if (s == name(i)) {
+      *out = static_cast<E>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
 const char *const kNormMeans[] = {"mul", "div"};
 const char *const kNormWeights[] = {"f32", "io"};
 
@@ -150,9 +159,9 @@ std::string parse_attrs(const arc_xla_attrs &attrs, call_config *c) {
     if (key == "algo" || key == "codec" || key == "link") {
       if (type != ARC_XLA_ATTR_STRING) return "attribute " + key + " must be a string";
       const std::string s = span_str(static_cast<const arc_xla_byte_span *>(value));
-      bool ok = key == "algo"    ? (c->have_algo = lookup(kAlgos, 3, s, &c->algo))
-                : key == "codec" ? (c->have_codec = lookup(kCodecs, 7, s, &c->codec))
-                                 : lookup(kLinks, 2, s, &c->link);
+      bool ok = key == "algo"    ? (c->have_algo = lookup(arc_algo_name, ARC_ALGO_COUNT, s, &c->algo))
+                : key == "codec" ? (c->have_codec = lookup(arc_codec_name, ARC_CODEC_COUNT, s, &c->codec))
+                                 : lookup(arc_link_name, ARC_LINK_COUNT, s, &c->link);
       if (!ok) return "unknown " + key + " \"" + s + "\"";
     } else if (key == "cast" || key == "world") {
       if (type != ARC_XLA_ATTR_SCALAR) return "attribute " + key + " must be an integer";

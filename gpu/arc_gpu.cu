@@ -261,7 +261,7 @@ int arc_dev_preload(int dev) {
   for (int dt = ARC_F16; dt <= ARC_F32; dt++) {
     CHECK(arc_launch_oneshot(dt, none, 0, nullptr));
     CHECK(arc_launch_fused(ARC_ONESHOT, dt, ARC_CODEC_NONE, false, none, 0, nullptr));
-    for (int codec = ARC_CODEC_FP; codec <= ARC_CODEC_FP8; codec++)
+    for (int codec = ARC_CODEC_FP; codec < ARC_CODEC_COUNT; codec++)
       for (int cast = 0; cast <= (dt == ARC_BF16 && codec == ARC_CODEC_FP); cast++) {
         CHECK(arc_launch_twoshot(dt, codec, cast != 0, none, 0, nullptr));
         CHECK(arc_launch_hier(dt, codec, cast != 0, none, 0, nullptr));
@@ -270,8 +270,6 @@ int arc_dev_preload(int dev) {
   }
   return ARC_OK;
 }
-
-static const char *algo_name(int a) { return a == ARC_ONESHOT ? "oneshot" : a == ARC_TWOSHOT ? "twoshot" : "hier"; }
 
 int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const KernelArgs &a, int blocks, void *stream) {
   CHECK(gpuSetDevice(dev));
@@ -285,6 +283,6 @@ int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const Ker
     err = arc_launch_twoshot(dtype, codec, cast, a, blocks, s);
   else
     err = arc_launch_hier(dtype, codec, cast, a, blocks, s);
-  if (err != gpuSuccess) return cuda_fail(err, algo_name(algo));
+  if (err != gpuSuccess) return cuda_fail(err, arc_algo_name(algo));
   return ARC_OK;
 }

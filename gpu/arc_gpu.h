@@ -19,31 +19,15 @@
 
 #include <stddef.h>
 
+/* arc_dtype, arc_algo, arc_codec and arc_link, and their names: generated
+ * from package abi's tables. */
+#include "arc_vocab.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct arc_comm arc_comm;
-
-typedef enum { ARC_F16 = 0, ARC_BF16 = 1, ARC_F32 = 2 } arc_dtype;
-
-typedef enum { ARC_ONESHOT = 0, ARC_TWOSHOT = 1, ARC_HIER = 2 } arc_algo;
-
-typedef enum {
-  ARC_CODEC_NONE = 0, /* oneshot only */
-  ARC_CODEC_FP = 1,
-  ARC_CODEC_INT8 = 2,
-  ARC_CODEC_INT6 = 3,
-  ARC_CODEC_INT4 = 4,
-  ARC_CODEC_INT4R = 5,
-  ARC_CODEC_FP8 = 6
-} arc_codec;
-
-/* How ranks reach each other's buffers. */
-typedef enum {
-  ARC_LINK_PEER = 0, /* device memory mapped by peer access (NVLink, PCIe P2P) */
-  ARC_LINK_HOST = 1  /* pinned, mapped host memory: no peer access needed */
-} arc_link;
 
 /* Flags for arc_allreduce. */
 enum { ARC_CAST_BF16_TO_FP16 = 1 };

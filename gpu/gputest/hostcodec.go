@@ -46,6 +46,8 @@ import "C"
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/arcpass/arc/abi"
 )
 
 // openHostCodec loads the host build of the codec arithmetic from path.
@@ -58,14 +60,12 @@ func openHostCodec(path string) error {
 	return nil
 }
 
-// The codec numbers of arc_codec (arc_gpu.h).
-const (
-	codecFP    = 1
-	codecInt8  = 2
-	codecInt6  = 3
-	codecInt4  = 4
-	codecInt4R = 5
-	codecFP8   = 6
+// The codec numbers of arc_codec that the tests name (abi's table, which
+// gpu/arc_vocab.h is generated from).
+var (
+	codecFP   = abi.Codec("fp")
+	codecInt8 = abi.Codec("int8")
+	codecFP8  = abi.Codec("fp8")
 )
 
 // hostBlockBytes is the canonical size of one encoded block.

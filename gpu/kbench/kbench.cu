@@ -149,19 +149,13 @@ static void launch_norm(int dtype, const void *sum, const void *res, const void 
                                              (__half *)y, row, 1e-5f);
 }
 
-static const char *codec_names[] = {"none", "fp", "int8", "int6", "int4", "int4r", "fp8"};
-
 /* Bytes on the wire per 2048 elements (a tile) over their bytes in the I/O
- * type: the codecs' tile layouts (arc_kernels.cuh), codes then scales. */
+ * type: a tile's codec blocks (arc_vocab.h), codes then scales. */
 static double wire_ratio(int codec, size_t es) {
   const double raw = 2048.0 * es;
-  switch (codec) {
-  case ARC_CODEC_INT8: return (2048 + 64 * 2) / raw;
-  case ARC_CODEC_INT6: return (1536 + 64 * 2) / raw;
-  case ARC_CODEC_INT4: case ARC_CODEC_INT4R: return (1024 + 64 * 2) / raw;
-  case ARC_CODEC_FP8: return (2048 + 64 * 4) / raw;
-  }
-  return 1.0; /* fp: the values themselves */
+  const int block = arc_codec_block_bytes(codec);
+  if (block == 0) return 1.0; /* fp: the values themselves */
+  return (2048 / ARC_CODEC_BLOCK * block) / raw;
 }
 
 /* The bytes one rank's kernel must move through its device's memory, read
@@ -655,8 +649,8 @@ int main(int argc, char **argv) {
   for (int algo : {ARC_TWOSHOT, ARC_HIER}) {
     if (algo == ARC_TWOSHOT && !(w == 2 || w == 4 || w == 8)) continue;
     if (algo == ARC_HIER && !(w == 4 || w == 8)) continue;
-    for (int c = ARC_CODEC_FP; c <= ARC_CODEC_FP8; c++)
-      lows.push_back({std::string(algo == ARC_TWOSHOT ? "twoshot-" : "hier-") + codec_names[c], algo, c});
+    for (int c = ARC_CODEC_FP; c < ARC_CODEC_COUNT; c++)
+      lows.push_back({std::string(arc_algo_name(algo)) + "-" + arc_codec_name(c), algo, c});
   }
   if (b.row > 0) {
     std::vector<Lowering> fused;
