@@ -21,7 +21,7 @@ import (
 // zero value. Each field but PrintTo and LibtpuInitArgs is one of Settings.
 type Options struct {
 	Target   string // required: "none", "cuda:nvlink", "rocm:mi300x", "tpu:v6e-8", ...
-	Quant    string // "" or "none" (default), "fp", "fp8", "int8", "int6", "int4", "int4r"
+	Quant    string // "" or "none" (default), or another of passes.Quants: "fp", "int8", ...
 	Profile  string // a profile JSON file written by `arc tune`; "" uses the built-in one
 	Topology string // a topology JSON file describing the machine; "" uses the target's
 	// CastBF16ToFP16 sends bf16 through the fp codec as f16 scaled per
@@ -116,7 +116,7 @@ var Settings = []Setting{
 		field: func(o *Options) any { return &o.Target },
 		apply: applyTarget},
 	{Name: "quant", Env: "ARC_QUANT", Value: "CODEC",
-		Usage: "the one lossy codec arc may use: none, fp, fp8, int8, int6, int4, int4r, in any case (default none: exact); fp allows the fp codec where it rounds a partial sum (the hierarchical kernel's half sums), vLLM's FP",
+		Usage: "the one lossy codec arc may use: " + strings.Join(passes.Quants, ", ") + ", in any case (default none: exact); fp allows the fp codec where it rounds a partial sum (the hierarchical kernel's half sums), vLLM's FP",
 		field: func(o *Options) any { return &o.Quant },
 		parse: ParseQuant,
 		apply: func(o *Options, st *passes.State, _ *passes.Pipeline) (err error) {

@@ -29,8 +29,8 @@ import (
 // into the module and the lowering and the report read back. Its JSON keys
 // are the report's (arc compile --report, arc inspect --json).
 type Decision struct {
-	Lowering string  `json:"lowering"` // native, oneshot, twoshot, quickreduce, lowprec, ring
-	Codec    string  `json:"codec"`    // none, fp, fp8, int8, int6, int4, int4r
+	Lowering string  `json:"lowering"` // a word of abi.LoweringTable
+	Codec    string  `json:"codec"`    // a codec of abi.CodecTable
 	Reason   string  `json:"reason"`
 	EstUS    float64 `json:"est_us"`
 	// Algo, Link and CastBF16ToFP16 say how arc's kernel runs (custom-call

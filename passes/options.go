@@ -11,10 +11,10 @@ import (
 
 // Options are the user's choices that shape selection.
 type Options struct {
-	// Quant is the one lossy codec arc may use: none (default: results
-	// are exact apart from the order of the additions), fp (the fp codec
-	// also where it rounds a partial sum to the I/O type), fp8, int8, int6,
-	// int4 or int4r.
+	// Quant is the one lossy codec arc may use, one of Quants: none
+	// (default: results are exact apart from the order of the additions),
+	// fp (the fp codec also where it rounds a partial sum to the I/O type)
+	// or a lossy codec of abi's table.
 	Quant string
 	// CastBF16ToFP16 sends bf16 through the fp codec as f16 scaled per
 	// block where the target offers it (ROCm): --cast-bf16-to-fp16.
@@ -49,8 +49,9 @@ type Options struct {
 // Quants lists the values --quant accepts.
 var Quants = append([]string{"none", "fp"}, abi.Quantized...)
 
-// Lowerings are the words reports and --force name lowerings with.
-var Lowerings = []string{"native", "oneshot", "twoshot", "quickreduce", "lowprec", "ring"}
+// Lowerings are the words reports and --force name lowerings with (abi's
+// table).
+var Lowerings = abi.LoweringNames()
 
 // Force is a per-row override: --force INDEX=LOWERING[:CODEC].
 type Force struct{ Lowering, Codec string }
@@ -88,16 +89,17 @@ func (o Options) ForceOf(row int) Forced {
 	return Forced{Row: row}
 }
 
-// Allows reports a codec this compile allows arc's kernels to send: none
-// and fp always (they change nothing beyond the order of the additions,
-// but for the cast, which has a flag of its own), a lossy one only when
-// --quant names it or a --force entry asks for it (lowprec is fp8).
+// Allows reports a codec this compile allows arc's kernels to send: one
+// that is not lossy always (none and fp change nothing beyond the order of
+// the additions, but for the cast, which has a flag of its own), a lossy
+// one only when --quant names it or a --force entry asks for it, by name
+// or by a lowering that implies it (abi.LoweringInfo.Codec).
 func (o Options) Allows(codec string) bool {
-	if codec == "none" || codec == "fp" || codec == o.Quant {
+	if c, ok := abi.CodecOf(codec); ok && !c.Lossy || codec == o.Quant {
 		return true
 	}
 	for _, f := range o.Force {
-		if f.Codec == codec || f.Lowering == "lowprec" && f.Codec == "" && codec == "fp8" {
+		if l, _ := abi.LoweringOf(f.Lowering); f.Codec == codec || f.Codec == "" && l.Codec != "" && l.Codec == codec {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/spec"
@@ -615,24 +616,22 @@ func (t *table) write(w io.Writer) {
 	}
 }
 
-// codecMeaning explains each codec in one line, for tables.
-var codecMeaning = map[string]string{
-	"fp":    "values travel in their own type: exact apart from the order of the additions",
-	"int8":  "8-bit codes, one fp16 scale per 32 values (8.5 bits a value on the wire)",
-	"int6":  "6-bit codes, one fp16 scale per 32 values (6.5 bits a value)",
-	"int4":  "4-bit codes, one fp16 scale per 32 values (4.5 bits a value)",
-	"int4r": "arc's robust 4-bit codec: per 32 values the best of plain, rotated and outlier-split codes (4.5 bits)",
-	"fp8":   "FP8 e4m3 codes, one fp32 scale per 32 values (9 bits a value)",
-}
+// codecMeaning explains each codec in one line, for tables (abi's table;
+// none, which sends no codec, has no line).
+var codecMeaning = meanings(abi.CodecTable, func(c abi.CodecInfo) (string, string) { return c.Name, c.Desc })
 
 // loweringMeaning explains each lowering word in one line, for tables.
-var loweringMeaning = map[string]string{
-	"native":      "the platform's own all-reduce (NCCL, RCCL, XLA) stays",
-	"oneshot":     "arc's one-shot kernel: every rank reads all peers and sums in rank order (small messages)",
-	"twoshot":     "arc's two-shot kernel: reduce-scatter then all-gather, through the codec shown",
-	"quickreduce": "QuickReduce-style two-shot kernel on ROCm, both phases through the codec shown",
-	"lowprec":     "FP8 two-shot kernel for PCIe machines (TensorRT-LLM's low-precision all-reduce)",
-	"ring":        "XLA's all-reduce over groups reordered as a ring of 1-hop steps on the TPU mesh",
+var loweringMeaning = meanings(abi.LoweringTable, func(l abi.LoweringInfo) (string, string) { return l.Name, l.Desc })
+
+// meanings maps each word of a table to its description, where it has one.
+func meanings[T any](table []T, word func(T) (string, string)) map[string]string {
+	out := map[string]string{}
+	for _, r := range table {
+		if w, desc := word(r); desc != "" {
+			out[w] = desc
+		}
+	}
+	return out
 }
 
 // shownGroups are the groups a table prints: in ring order once a TPU
