@@ -2,6 +2,7 @@ package abi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,6 +59,27 @@ func TestLoweringsAndFamilies(t *testing.T) {
 	for target, want := range map[string]string{"cuda:nvlink": "cuda", "tpu:v6e-8": "tpu", "rocm:": "rocm", "cudax:a": "", "none": ""} {
 		if f, _ := FamilyOf(target); f.Name != want {
 			t.Errorf("FamilyOf(%q) = %q, want %q", target, f.Name, want)
+		}
+	}
+}
+
+// docs/ACCURACY.md names every codec's bound as the table does.
+func TestBoundsAreDocumented(t *testing.T) {
+	page := read(t, "../docs/ACCURACY.md")
+	_, section, ok := strings.Cut(page, "\n## Each codec's bound\n")
+	if !ok {
+		t.Fatal(`docs/ACCURACY.md has no "## Each codec's bound"`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, c := range CodecTable {
+		row := ""
+		for _, line := range strings.Split(section, "\n") {
+			if strings.HasPrefix(line, "| "+c.Bound+" |") {
+				row = line
+			}
+		}
+		if row == "" || !slices.Contains(strings.Split(strings.TrimSpace(strings.Split(row, "|")[2]), ", "), c.Name) {
+			t.Errorf("docs/ACCURACY.md's bounds do not list %s under %q", c.Name, c.Bound)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/reference/collective"
@@ -236,18 +237,25 @@ func fpFormula(s collective.Spec, xs [][]float64) []float32 {
 
 // codecErr bounds |dec(enc(x)) - x| for every element of a block whose
 // largest magnitude is m, from docs/FORMATS.md's definition of each codec
-// (+Inf where the codec saturates, which the oracle does not check).
+// (+Inf where the codec saturates, which the oracle does not check): the
+// bound abi's table names for the codec (docs/ACCURACY.md, "Each codec's
+// bound"). A codec the table lacks has no bound (+Inf), but arc's calls
+// name none: decision.ParseCall refuses them.
 func codecErr(codec string, wire elemType, m float64) float64 {
-	switch codec {
-	case "", "none":
+	if codec == "" {
 		return 0
-	case "fp": // one rounding to the wire type
+	}
+	c, _ := abi.CodecOf(codec)
+	b := float64(int(1) << max(c.CodeBits-1, 0)) // B = 2^(bits-1) of integer codes
+	switch c.Bound {
+	case abi.BoundExact:
+		return 0
+	case abi.BoundRounding: // one rounding to the wire type
 		if m >= wire.max {
 			return math.Inf(1)
 		}
 		return wire.unit()*m + wire.eta()
-	case "int8", "int6", "int4":
-		b := map[string]float64{"int8": 128, "int6": 32, "int4": 8}[codec]
+	case abi.BoundHalfStep:
 		if m/b > num.F16Max {
 			return math.Inf(1)
 		}
@@ -256,16 +264,16 @@ func codecErr(codec string, wire elemType, m float64) float64 {
 		// scale's rounding adds up to B units of 2^-25 (subnormal scales)
 		// or 2^-11 relative.
 		return 1.1*m/b + b*0x1p-24
-	case "int4r":
+	case abi.BoundBestOf3:
 		// The encoder keeps the mode with the smallest squared error over
-		// the block, at most plain int4's (with a scale truncated by up to
+		// the block, at most plain codes' (with a scale truncated by up to
 		// 3 units of the f16 scale), so no element errs by more than
-		// sqrt(32) times plain int4's bound.
-		if m/8 > num.F16Max {
+		// sqrt(32) times the plain codes' bound.
+		if m/b > num.F16Max {
 			return math.Inf(1)
 		}
-		return math.Sqrt(32) * (1.1*m/8 + 0x1p-18)
-	case "fp8": // e4m3 keeps 4 significant bits; subnormal codes step 2^-9 s
+		return math.Sqrt(32) * (1.1*m/b + 0x1p-18)
+	case abi.BoundE4M3: // e4m3 keeps 4 significant bits; subnormal codes step 2^-9 s
 		return 1.01*(m/16+m/448*0x1p-10) + 0x1p-135
 	}
 	return math.Inf(1)
