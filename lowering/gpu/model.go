@@ -59,17 +59,15 @@ func dtypeBytes(dtype string) float64 {
 	return 2
 }
 
-// codecOps estimates arithmetic per element per encode+decode.
-func codecOps(codec string) float64 {
-	switch codec {
-	case "fp":
-		return 2
-	case "int4r":
-		return 60 // two 32-point Hadamard transforms on top of int4
-	case "fp8":
-		return 24
+// codecOps estimates arithmetic per element per encode+decode (abi's
+// table). A codec the table lacks is a model no one can trust: Profile
+// panics with the error.
+func codecOps(codec string) (float64, error) {
+	c, ok := abi.CodecOf(codec)
+	if !ok || c.Name == "none" {
+		return 0, fmt.Errorf("the cost model has no codec %q (want one of %v)", codec, abi.Codecs[1:])
 	}
-	return 20
+	return c.Ops, nil
 }
 
 // peerGBps is the bandwidth one rank has towards w-1 peers.
@@ -88,7 +86,7 @@ func (m Model) twoshotCost(w int, dtype, codec string, cast bool) passes.Cost {
 	perByte := []float64{
 		2 * r * float64(w-1) / float64(w) / (m.peerGBps(w) * 1e3),
 		(2 + 2*r) / (m.HbmGBps * 1e3),
-		2 * codecOps(codec) / dtypeBytes(dtype) / m.OpsPerUS,
+		2 * mustOps(codec) / dtypeBytes(dtype) / m.OpsPerUS,
 	}
 	if m.spans(w) {
 		// In each phase every rank of a half reads its 1/w share from the w/2
@@ -111,7 +109,7 @@ func (m Model) hierCost(w int, dtype, codec string, cast bool) passes.Cost {
 	r := wireBytes(codec, dtype, cast) / dtypeBytes(dtype)
 	inside := 2 * r * float64(h-1) / float64(h) / (m.LinkGBps * 1e3)
 	across := r / (m.CrossGBps * 1e3)
-	perByte := []float64{inside + across, (2 + 3*r) / (m.HbmGBps * 1e3), 3 * codecOps(codec) / dtypeBytes(dtype) / m.OpsPerUS}
+	perByte := []float64{inside + across, (2 + 3*r) / (m.HbmGBps * 1e3), 3 * mustOps(codec) / dtypeBytes(dtype) / m.OpsPerUS}
 	lat := m.TwoshotLat + float64(w-2)
 	if codec != "fp" {
 		lat += m.QuantLat
@@ -142,8 +140,24 @@ func (m Model) nativeCost(w int) passes.Cost {
 // that fits in a half to sit inside one.
 func (m Model) spans(w int) bool { return m.CrossGBps > 0 && w > m.HalfSize }
 
+// mustOps is codecOps for a codec Profile checked.
+func mustOps(codec string) float64 {
+	ops, err := codecOps(codec)
+	if err != nil {
+		panic(err)
+	}
+	return ops
+}
+
 // Profile builds the model's cost profile: every world, dtype and kernel.
+// It panics on a codec abi's table lacks: the machines' models are code,
+// and a cost made up for a codec would choose kernels on nothing.
 func (m Model) Profile() *passes.Profile {
+	for _, c := range m.Codecs {
+		if _, err := codecOps(c); err != nil {
+			panic(fmt.Sprintf("lowering/gpu: model of %s: %v", m.Target, err))
+		}
+	}
 	p := &passes.Profile{Target: m.Target, Source: m.Source, Costs: map[string]map[string]map[string]passes.Cost{}}
 	for _, w := range append(append([]int{}, m.Worlds...), 6) {
 		ws := fmt.Sprint(w)

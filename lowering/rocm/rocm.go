@@ -1,6 +1,7 @@
 // Package rocm is arc's AMD Instinct targets (MI300X gfx942, MI355X gfx950),
 // lowered the way QuickReduce does: a two-shot kernel whose both phases go
-// through a codec (fp, int8, int6, int4; arc adds int4r and fp8), bf16 sent
+// through a codec (QuickReduce's FP, INT8, INT6 and INT4; arc adds its
+// own), bf16 sent
 // as scaled fp16 when --cast-bf16-to-fp16 asks (QuickReduce's default, not
 // arc's), the one-shot kernel for small messages, and RCCL (native) where
 // neither is estimated faster. Each arc choice becomes a
@@ -14,6 +15,7 @@ package rocm
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/lowering/gpu"
@@ -73,19 +75,25 @@ func profile(name, variant string) *passes.Profile {
 			// kernels (arc's oneshot and twoshot:fp) serve the sizes below it.
 			// Bounding twoshot:fp by it left sizes where only native ran while
 			// arc's two-shot was estimated faster: QuickReduce's dead zone.
-			// arc's extra codecs follow the vLLM codec of the same size class.
-			for i, codecs := range [][]string{nil, {"int8", "fp8"}, {"int6"}, {"int4", "int4r"}} {
-				for _, codec := range codecs {
-					c := p.Costs[fmt.Sprint(w)][dt]["twoshot:"+codec]
-					if sizes[i] < 0 {
-						c.Off = true
-					} else {
-						c.MinBytes = int64(sizes[i]) * mib
-					}
-					p.Costs[fmt.Sprint(w)][dt]["twoshot:"+codec] = c
+			// arc's extra codecs follow the vLLM codec of their code width.
+			for _, codec := range abi.CodecTable {
+				i := slices.Index(vllmCodeBits, codec.CodeBits)
+				if codec.CodeBits == 0 || i < 0 {
+					continue
 				}
+				c := p.Costs[fmt.Sprint(w)][dt]["twoshot:"+codec.Name]
+				if sizes[i] < 0 {
+					c.Off = true
+				} else {
+					c.MinBytes = int64(sizes[i]) * mib
+				}
+				p.Costs[fmt.Sprint(w)][dt]["twoshot:"+codec.Name] = c
 			}
 		}
 	}
 	return p
 }
+
+// vllmCodeBits are the code widths of _QR_MIN_SIZE's columns: FP (values
+// as they are), INT8, INT6, INT4.
+var vllmCodeBits = []int{0, 8, 6, 4}
