@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/reference/codec"
 )
 
@@ -34,28 +35,51 @@ const Native Lowering = "native"
 
 // Lowerings is the default set: native and each of XLA's switches, every
 // kernel arc has for two GPUs, and auto.
-var Lowerings = append(slices.Clone(NativeLowerings),
-	"oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", "twoshot:int4", "twoshot:int4r", "lowprec:fp8", Auto,
-)
+var Lowerings = append(append(slices.Clone(NativeLowerings), kernelLowerings()...), Auto)
 
 // TuneLowerings are what arc tune measures by default: native (XLA's
 // default flags, what a program runs when arc leaves an all-reduce alone)
 // and every kernel arc has for two GPUs. Native's switches and auto have no
 // cost of their own in a profile.
-var TuneLowerings = []Lowering{
-	Native, "oneshot", "twoshot:fp", "twoshot:int8", "twoshot:int6", "twoshot:int4", "twoshot:int4r", "lowprec:fp8",
+var TuneLowerings = append([]Lowering{Native}, kernelLowerings()...)
+
+// kernelLowerings are arc's kernels for two GPUs, from abi's tables:
+// oneshot, twoshot:CODEC for each codec, and last the codecs a lowering
+// word implies under that word (lowprec:fp8).
+func kernelLowerings() []Lowering {
+	out, implied := []Lowering{"oneshot"}, []Lowering(nil)
+	for _, c := range codec.Names() {
+		if word := impliedBy(c); word != "" {
+			implied = append(implied, Lowering(word+":"+c))
+		} else {
+			out = append(out, Lowering("twoshot:"+c))
+		}
+	}
+	return append(out, implied...)
+}
+
+// impliedBy is the two-shot lowering word that implies codec c ("lowprec"
+// for fp8), or "".
+func impliedBy(c string) string {
+	for _, l := range abi.LoweringTable {
+		if c != "" && l.Algo == "twoshot" && l.Codec == c {
+			return l.Name
+		}
+	}
+	return ""
 }
 
 // Key is the lowering's key in a passes.Profile ("" for auto, which has no
 // cost of its own, and for native with XLA's switches, which arc's policy
-// does not compare with). FP8 runs the two-shot kernel, so lowprec:fp8 is
-// "twoshot:fp8" there.
+// does not compare with). A word that implies its codec runs the two-shot
+// kernel, so lowprec:fp8 is "twoshot:fp8" there.
 func (l Lowering) Key() string {
+	word, c, _ := strings.Cut(string(l), ":")
 	switch {
 	case l == Auto || (l.IsNative() && l != Native):
 		return ""
-	case l == "lowprec:fp8":
-		return "twoshot:fp8"
+	case word != "twoshot" && impliedBy(c) == word:
+		return "twoshot:" + c
 	}
 	return string(l)
 }
@@ -84,8 +108,8 @@ func (l Lowering) ForceFlags(n int) []string {
 
 // LoweringForKey is the inverse of Key for arc's lowerings and native.
 func LoweringForKey(key string) Lowering {
-	if key == "twoshot:fp8" {
-		return "lowprec:fp8"
+	if c, ok := strings.CutPrefix(key, "twoshot:"); ok && impliedBy(c) != "" {
+		return Lowering(impliedBy(c) + ":" + c)
 	}
 	return Lowering(key)
 }
@@ -105,12 +129,18 @@ func ParseLowering(s string) (Lowering, error) {
 		ok = !hasCodec
 	case "twoshot":
 		ok = slices.Contains(codec.Names(), c)
-	case "lowprec":
-		ok = c == "fp8"
+	default:
+		ok = hasCodec && impliedBy(c) == algo
 	}
 	if !ok {
-		return "", fmt.Errorf("unknown lowering %q (native, native+{%s}, oneshot, twoshot:{%s}, lowprec:fp8, auto)",
-			s, strings.Join(append(switchWords(), "all"), ","), strings.Join(codec.Names(), ","))
+		var implied []string
+		for _, l := range kernelLowerings() {
+			if w, _, _ := strings.Cut(string(l), ":"); w != "oneshot" && w != "twoshot" {
+				implied = append(implied, string(l))
+			}
+		}
+		return "", fmt.Errorf("unknown lowering %q (native, native+{%s}, oneshot, twoshot:{%s}, %s, auto)",
+			s, strings.Join(append(switchWords(), "all"), ","), strings.Join(codec.Names(), ","), strings.Join(implied, ", "))
 	}
 	return LoweringForKey(f), nil
 }

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/arcgomlx"
 	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
@@ -45,17 +46,26 @@ import (
 // every operand ("" lets arc's policy choose).
 type config struct{ name, target, lowering string }
 
-var configs = []config{
+var configs = slices.Concat([]config{
 	{"auto", "cuda:nvlink", ""},
 	{"native", "cuda:nvlink", "native"},
 	{"oneshot", "cuda:nvlink", "oneshot"},
-	{"twoshot-fp", "cuda:nvlink", "twoshot:fp"},
-	{"twoshot-int8", "cuda:nvlink", "twoshot:int8"},
-	{"twoshot-int6", "cuda:nvlink", "twoshot:int6"},
-	{"twoshot-int4", "cuda:nvlink", "twoshot:int4"},
-	{"twoshot-int4r", "cuda:nvlink", "twoshot:int4r"},
+}, twoshotConfigs(), []config{
 	{"lowprec-fp8-peer", "cuda:pcie", "lowprec:fp8"},
 	{"lowprec-fp8-host", "cuda:pcie-nop2p", "lowprec:fp8"},
+})
+
+// twoshotConfigs force the two-shot kernel with each codec of abi's table
+// that no lowering word implies (lowprec's fp8 has configs of its own).
+func twoshotConfigs() []config {
+	var out []config
+	for _, c := range abi.Codecs[1:] {
+		implied := slices.ContainsFunc(abi.LoweringTable, func(l abi.LoweringInfo) bool { return l.Codec == c })
+		if !implied {
+			out = append(out, config{"twoshot-" + c, "cuda:nvlink", "twoshot:" + c})
+		}
+	}
+	return out
 }
 
 // force is the --force list putting the config's lowering on each of n
