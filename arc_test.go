@@ -13,6 +13,7 @@ import (
 
 	"github.com/arcpass/arc"
 	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/lowering/tpu"
 	"github.com/arcpass/arc/passes"
 )
 
@@ -129,7 +130,7 @@ func decisions(r *passes.Report) []string {
 		s := fmt.Sprintf("%s %v %d %s/%s/%s/%s cast=%v %q", row.DType, row.Shape, row.GroupSize, row.Lowering, row.Codec, row.Algo, row.Link, row.CastBF16ToFP16, row.Reason)
 		s += fmt.Sprintf(" est=%.2f native=%.2f", row.EstUS, row.NativeUS)
 		if row.Lowering == "ring" {
-			s += fmt.Sprintf(" ring=%v hops=%d", row.Ring, row.RingMaxHops)
+			s += fmt.Sprintf(" ring=%v hops=%d", ringOf(row).Groups, ringOf(row).MaxHops)
 		}
 		out = append(out, s)
 	}
@@ -166,12 +167,20 @@ func TestTPUKeepsGroupMembers(t *testing.T) {
 				if got, want := members(row.Groups), members(before.Collectives[i].Groups); got != want {
 					t.Errorf("%s for %s: row %d: groups %s became %s", path, target, i, want, got)
 				}
-				if row.Lowering == "ring" && members(row.Ring) != members(before.Collectives[i].Flattened) {
-					t.Errorf("%s for %s: row %d: ring %v does not hold the process groups %v", path, target, i, row.Ring, before.Collectives[i].Flattened)
+				if row.Lowering == "ring" && members(ringOf(row).Groups) != members(before.Collectives[i].Flattened) {
+					t.Errorf("%s for %s: row %d: ring %v does not hold the process groups %v", path, target, i, ringOf(row).Groups, before.Collectives[i].Flattened)
 				}
 			}
 		}
 	}
+}
+
+// ringOf is a row's rings (none: the zero value).
+func ringOf(row passes.Row) tpu.Rings {
+	if r := tpu.RingsOf(row.Decision); r != nil {
+		return *r
+	}
+	return tpu.Rings{}
 }
 
 // members prints groups as sorted sets in a sorted list.
@@ -196,8 +205,8 @@ func TestV6e8Rings(t *testing.T) {
 	}
 	_, rep, _ := compile(t, "sizes_w8.mlir", src, "tpu:v6e-8")
 	for _, row := range rep.Collectives {
-		if got := fmt.Sprint(row.Ring); got != "[[0 2 4 6 7 5 3 1]]" || row.RingMaxHops != 1 || row.Lowering != "ring" {
-			t.Fatalf("row %d: %s ring %s, %d hops; want ring [[0 2 4 6 7 5 3 1]], 1 hop", row.Index, row.Lowering, got, row.RingMaxHops)
+		if got := fmt.Sprint(ringOf(row).Groups); got != "[[0 2 4 6 7 5 3 1]]" || ringOf(row).MaxHops != 1 || row.Lowering != "ring" {
+			t.Fatalf("row %d: %s ring %s, %d hops; want ring [[0 2 4 6 7 5 3 1]], 1 hop", row.Index, row.Lowering, got, ringOf(row).MaxHops)
 		}
 	}
 	src, err = os.ReadFile("lowering/testdata/mesh2d.mlir")
@@ -206,8 +215,8 @@ func TestV6e8Rings(t *testing.T) {
 	}
 	out, rep, _ := compile(t, "mesh2d.mlir", src, "tpu:v6e-8")
 	tp := rep.Collectives[0] // the all-reduce over "tp"
-	if got := fmt.Sprint(tp.Ring); got != "[[0 1 3 2] [4 5 7 6]]" || tp.RingMaxHops != 1 {
-		t.Errorf("tp groups: ring %s, %d hops; want [[0 1 3 2] [4 5 7 6]], 1 hop", got, tp.RingMaxHops)
+	if got := fmt.Sprint(ringOf(tp).Groups); got != "[[0 1 3 2] [4 5 7 6]]" || ringOf(tp).MaxHops != 1 {
+		t.Errorf("tp groups: ring %s, %d hops; want [[0 1 3 2] [4 5 7 6]], 1 hop", got, ringOf(tp).MaxHops)
 	}
 	// The mesh-axes groups became explicit groups over global device ids.
 	want := `replica_groups = dense<[[0, 1, 3, 2], [4, 5, 7, 6]]> : tensor<2x4xi64>, use_global_device_ids}>`

@@ -43,7 +43,7 @@ type Call struct {
 	// Decision is the decision the call runs: Algo, Codec, Link and
 	// CastBF16ToFP16 name the kernel (backend_config); Lowering, Reason,
 	// EstUS and NativeUS are recorded beside it, and for the fused form
-	// Fuse (NormRMS) and FuseReason. Ring is never set.
+	// Fuse (NormRMS) and FuseReason. Payload is never set.
 	Decision
 	// Norm is the fused form's norm, as the program computes it; nil for
 	// the plain form.

@@ -209,9 +209,9 @@ func TestCollectivesListCalls(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d %d %s %s %s %v %+v %+v", i, c.Index, c.Op.Name, c.Kind, c.Reduction, c.Groups, *c.Arc, ds))
 	}
 	want := []string{
-		"0 0 stablehlo.custom_call all_reduce sum [[0 1] [2 3]] {Lowering:twoshot} [{Lowering:twoshot Codec:int4 Reason:fits EstUS:0 Algo:twoshot Link:peer CastBF16ToFP16:false NativeUS:0 Ring:[] RingMaxHops:0 Fuse: FuseReason:}]",
-		"1 1 stablehlo.all_reduce all_reduce sum [[0 1]] {Lowering:native} [{Lowering:native Codec:none Reason:small EstUS:0 Algo: Link: CastBF16ToFP16:false NativeUS:0 Ring:[] RingMaxHops:0 Fuse: FuseReason:}]",
-		"2 2 stablehlo.custom_call all_reduce sum [[1 0]] {Lowering:oneshot} [{Lowering:oneshot Codec:none Reason: EstUS:2 Algo:oneshot Link:host CastBF16ToFP16:true NativeUS:0 Ring:[] RingMaxHops:0 Fuse: FuseReason:}]",
+		"0 0 stablehlo.custom_call all_reduce sum [[0 1] [2 3]] {Lowering:twoshot} [{Lowering:twoshot Codec:int4 Reason:fits EstUS:0 Algo:twoshot Link:peer CastBF16ToFP16:false NativeUS:0 Payload:<nil> Fuse: FuseReason:}]",
+		"1 1 stablehlo.all_reduce all_reduce sum [[0 1]] {Lowering:native} [{Lowering:native Codec:none Reason:small EstUS:0 Algo: Link: CastBF16ToFP16:false NativeUS:0 Payload:<nil> Fuse: FuseReason:}]",
+		"2 2 stablehlo.custom_call all_reduce sum [[1 0]] {Lowering:oneshot} [{Lowering:oneshot Codec:none Reason: EstUS:2 Algo:oneshot Link:host CastBF16ToFP16:true NativeUS:0 Payload:<nil> Fuse: FuseReason:}]",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -41,9 +41,9 @@ type Decision struct {
 	CastBF16ToFP16 bool   `json:"cast_bf16_to_fp16,omitempty"`
 	// NativeUS is the cost model's estimate for the native collective.
 	NativeUS float64 `json:"native_us,omitempty"`
-	// Ring and RingMaxHops are a TPU ring embedding of the op's groups.
-	Ring        [][]int64 `json:"ring,omitempty"`
-	RingMaxHops int       `json:"ring_max_hops,omitempty"`
+	// Payload is the target's own part of the decision (nil: none); the
+	// report shows its fields here, among the decision's (passes.Row).
+	Payload Payload `json:"-"`
 	// Fuse is the norm arc's kernel also runs (NormRMS, the fuse pass's
 	// decision), or ""; FuseReason says why it does or does not, where a
 	// residual add follows the all-reduce.
@@ -64,9 +64,9 @@ func (d Decision) Speedup() float64 {
 	return d.NativeUS / d.EstUS
 }
 
-// RunsKernel reports a decision that names one of arc's kernels: the GPU
-// lowering replaces its operand with a Call. Other decisions (native, a TPU
-// ring) keep their all-reduce.
+// RunsKernel reports a decision that names one of arc's kernels: the
+// lowering replaces its operand with a Call. Other decisions (native, or a
+// target's reordering of the platform's own) keep their all-reduce.
 func (d Decision) RunsKernel() bool { return d.Lowering != "native" && d.Algo != "" }
 
 // The attributes select writes on each all-reduce it decides. An op with
@@ -74,18 +74,16 @@ func (d Decision) RunsKernel() bool { return d.Lowering != "native" && d.Algo !=
 // differently carries an array with one entry per operand (a plain value
 // holds for every operand). Every decision carries the lowering, the
 // reason and the estimates; one that runs arc's kernels also the codec, the
-// kernel and its link; a TPU ring the ring.
+// kernel and its link; one with a payload the payload's own attributes.
 const (
-	AttrLowering    = ir.ArcMark
-	AttrCodec       = "arc.codec"
-	AttrAlgo        = "arc.algo"
-	AttrLink        = "arc.link"
-	AttrCast        = "arc.cast"
-	AttrReason      = "arc.reason"
-	AttrEstUS       = "arc.est_us"
-	AttrNativeUS    = "arc.native_us"
-	AttrRing        = "arc.ring"
-	AttrRingMaxHops = "arc.ring_max_hops"
+	AttrLowering = ir.ArcMark
+	AttrCodec    = "arc.codec"
+	AttrAlgo     = "arc.algo"
+	AttrLink     = "arc.link"
+	AttrCast     = "arc.cast"
+	AttrReason   = "arc.reason"
+	AttrEstUS    = "arc.est_us"
+	AttrNativeUS = "arc.native_us"
 	// AttrFuse and AttrFuseReason are the fuse pass's decision, on an
 	// all-reduce that runs one of arc's kernels and whose sum a residual
 	// add reads: NormRMS when the kernel also runs the add and the norm,
@@ -95,13 +93,20 @@ const (
 	// AttrTarget, on the module, names the target select decided for.
 	AttrTarget = "arc.target"
 	// AttrEnv, on the module, holds the environment the lowered program
-	// needs (LIBTPU_INIT_ARGS for TPU rings): it travels with the module.
+	// needs (variables a target's runtime reads): it travels with the module.
 	AttrEnv = "arc.env"
 )
 
-// attrs are every attribute Write may write, and the fuse pass's decision,
-// which a new decision makes stale (fuse writes it again where it decides).
-var attrs = []string{AttrLowering, AttrCodec, AttrAlgo, AttrLink, AttrCast, AttrReason, AttrEstUS, AttrNativeUS, AttrRing, AttrRingMaxHops, AttrFuse, AttrFuseReason}
+// attrs are every attribute Write may write, the payloads' included, and
+// the fuse pass's decision, which a new decision makes stale (fuse writes
+// it again where it decides).
+func attrs() []string {
+	out := []string{AttrLowering, AttrCodec, AttrAlgo, AttrLink, AttrCast, AttrReason, AttrEstUS, AttrNativeUS, AttrFuse, AttrFuseReason}
+	for _, k := range payloads {
+		out = append(out, k.Attrs...)
+	}
+	return out
+}
 
 // Write records ds, one per operand of op, as arc.* attributes, in place of
 // every decision it carried (a fusion's too); also are other attributes to
@@ -136,14 +141,15 @@ func Write(ed *ir.Editor, op *ir.Op, ds []Decision, also ...ir.Attr) error {
 		add(AttrEstUS, each(func(d Decision) string { return USAttr(d.EstUS) }))
 		add(AttrNativeUS, each(func(d Decision) string { return USAttr(d.NativeUS) }))
 	}
-	if ring := ds[0].Ring; ring != nil {
-		add(AttrRing, []string{DenseGroups(ring)})
-		add(AttrRingMaxHops, []string{fmt.Sprintf("%d : i64", ds[0].RingMaxHops)})
+	if p := ds[0].Payload; p != nil { // one payload holds for every operand
+		for _, a := range p.Attrs() {
+			add(a.Name, []string{a.Value})
+		}
 	}
 	for _, a := range also {
 		names, values = append(names, a.Name), append(values, a.Value)
 	}
-	return ed.ReplaceAttrs(op, attrs, names, values)
+	return ed.ReplaceAttrs(op, attrs(), names, values)
 }
 
 // WriteFuse records the fuse pass's decision on an all-reduce: the norm
@@ -230,7 +236,7 @@ func Read(m *ir.Module, c *ir.Collective) ([]Decision, error) {
 		if !ok {
 			return "", nil
 		}
-		if elems, isArray := ir.SplitArray(v); isArray && name != AttrRing {
+		if elems, isArray := ir.SplitArray(v); isArray {
 			if len(elems) != n {
 				return "", errAt("%s has %d entries for %d operands", name, len(elems), n)
 			}
@@ -244,22 +250,6 @@ func Read(m *ir.Module, c *ir.Collective) ([]Decision, error) {
 	}
 	if v, ok := attrs[AttrFuseReason]; ok {
 		fuseReason = ir.Unquote(v)
-	}
-	var ring [][]int64
-	if v, ok := attrs[AttrRing]; ok {
-		rows, err := ir.DenseInts(v)
-		if err != nil {
-			return nil, errAt("%s: %v", AttrRing, err)
-		}
-		for _, r := range rows {
-			var g []int64
-			for _, id := range r {
-				if id >= 0 { // padding
-					g = append(g, id)
-				}
-			}
-			ring = append(ring, g)
-		}
 	}
 	out := make([]Decision, n)
 	for k := range out {
@@ -297,10 +287,15 @@ func Read(m *ir.Module, c *ir.Collective) ([]Decision, error) {
 		}
 		d.CastBF16ToFP16 = cast == "true"
 		d.Fuse, d.FuseReason = fuse, fuseReason
-		if ring != nil {
-			d.Ring = ring
-			hops, _ := value(AttrRingMaxHops, k)
-			d.RingMaxHops, _ = strconv.Atoi(hops)
+		for _, kind := range payloads {
+			p, err := kind.Read(attrs, func(name string) (string, error) { return value(name, k) })
+			if err != nil {
+				return nil, errAt("%v", err)
+			}
+			if p != nil {
+				d.Payload = p
+				break
+			}
 		}
 	}
 	return out, nil

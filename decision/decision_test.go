@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,11 +79,61 @@ func TestDecisionsRoundTrip(t *testing.T) {
 	if back[0].EstUS != 0 || back[1].Reason != "target rule" {
 		t.Errorf("read back %+v", back)
 	}
-	ring := decision.Decision{Lowering: "ring", Codec: "none", Reason: "r", Ring: [][]int64{{1, 0}}, RingMaxHops: 1}
-	back, text = roundTrip(t, []decision.Decision{ring, ring})
-	if !reflect.DeepEqual(back[1], ring) || !strings.Contains(text, "arc.ring = dense<[[1, 0]]> : tensor<1x2xi64>") {
-		t.Errorf("ring read back %+v from %s", back[1], text)
+	ordered := decision.Decision{Lowering: "test-order", Codec: "none", Reason: "r", Payload: &order{[]string{"b", "a"}}}
+	back, text = roundTrip(t, []decision.Decision{ordered, ordered})
+	if !reflect.DeepEqual(back[1], ordered) || !strings.Contains(text, `arc.test_order = ["b", "a"]`) {
+		t.Errorf("payload read back %+v from %s", back[1], text)
 	}
+	// A new decision drops the payload's attributes.
+	m, err := ir.ParseString("m.mlir", strings.Replace(twoOperands, "{replica_groups", `{arc.test_order = ["x"], replica_groups`, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := m.Collectives()
+	ed := m.Edit()
+	if err := decision.Write(ed, cs[0].Op, []decision.Decision{same, same}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Src, "arc.test_order") {
+		t.Fatal("the module carries no payload to drop")
+	}
+	if out, err := ed.Apply(); err != nil || strings.Contains(out.Src, "arc.test_order") {
+		t.Errorf("a new decision kept the payload (%v):\n%s", err, out.Src)
+	}
+}
+
+// order is a payload of the test's own lowering: words in an order.
+type order struct{ words []string }
+
+func (o *order) Attrs() []ir.Attr {
+	q := make([]string, len(o.words))
+	for i, w := range o.words {
+		q[i] = ir.Quote(w)
+	}
+	return []ir.Attr{{Name: "arc.test_order", Value: "[" + strings.Join(q, ", ") + "]"}}
+}
+
+func (o *order) Equal(p decision.Payload) bool {
+	q, ok := p.(*order)
+	return ok && slices.Equal(o.words, q.words)
+}
+
+func init() {
+	decision.RegisterPayload(decision.PayloadKind{
+		Lowering: "test-order", Attrs: []string{"arc.test_order"},
+		Read: func(attrs map[string]string, _ func(string) (string, error)) (decision.Payload, error) {
+			v, ok := attrs["arc.test_order"]
+			if !ok {
+				return nil, nil
+			}
+			elems, _ := ir.SplitArray(v)
+			o := &order{}
+			for _, e := range elems {
+				o.words = append(o.words, ir.Unquote(e))
+			}
+			return o, nil
+		},
+	})
 }
 
 // TestEnvReadsBackMLIRStrings: the environment a lowering records reads back

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -198,8 +199,10 @@ func (a *Analysis) read(m *ir.Module, cs []*ir.Collective) error {
 		row.Decision = decision.Decision{}
 		if ds != nil {
 			row.apply(ds[row.Operand])
-			if err := row.checkRing(m); err != nil {
-				return err
+			if p, ok := row.Payload.(RowPayload); ok {
+				if err := p.Check(m, row); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -314,46 +317,98 @@ func groupsOf(m *ir.Module, info ir.Info, c *ir.Collective, res *spec.Result) (g
 	return implicitGroups(info, c, m.GroupLimit()), nil, c.Reduction, "", nil
 }
 
-// checkRing refuses a recorded TPU ring that does not hold the op's own
-// process groups: a module whose arc.ring a person or another tool wrote.
-func (row *Row) checkRing(m *ir.Module) error {
-	if row.Lowering != "ring" || decision.IsCall(row.Collective) {
-		return nil
-	}
-	if row.Flattened == nil && row.Ring != nil {
-		// arc records a ring only where it knows the op's processes; the
-		// lowering would write this one over groups it cannot check.
-		return m.Errorf(int(row.Collective.Op.Start), "%s = %v cannot be checked against the op's process groups, which the module's grid does not give (unknown or too large)", decision.AttrRing, row.Ring)
-	}
-	if row.Flattened == nil {
-		return nil
-	}
-	if sets(row.Ring) != sets(row.Flattened) {
-		return m.Errorf(int(row.Collective.Op.Start), "%s = %v does not hold the op's process groups %v", decision.AttrRing, row.Ring, row.Flattened)
-	}
-	return nil
+// A RowPayload is a target's payload (decision.Payload) that knows the row
+// it is read on: it checks itself against the op's own facts, so that a
+// module whose marks a person or another tool wrote fails at the op, and it
+// may show the op's groups in the order it gives them.
+type RowPayload interface {
+	decision.Payload
+	// Check says what is wrong with the payload on row, as an error at
+	// the op, or nil.
+	Check(m *ir.Module, row *Row) error
+	// Shown are the groups a table prints for the row (nil: its own).
+	Shown() [][]int64
 }
 
-// sets prints groups as sorted sets in a sorted list, to compare them as such.
-func sets(groups [][]int64) string {
-	out := make([]string, len(groups))
-	for i, g := range groups {
-		s := slices.Clone(g)
-		slices.Sort(s)
-		out[i] = fmt.Sprint(s)
-	}
-	slices.Sort(out)
-	return strings.Join(out, " ")
-}
-
-// apply fills a row with a decision.
+// apply fills a row with a decision. A payload holds under its own
+// lowering only; an op the target lowered already records none, and gets
+// the one its kind gives the lowered op (decision.PayloadKind.Lowered).
 func (row *Row) apply(d decision.Decision) {
 	row.Decision = d
-	if d.Lowering != "ring" {
-		row.Ring, row.RingMaxHops = nil, 0
-	} else if row.Ring == nil { // lowered: the groups are the ring
-		row.Ring = row.Collective.Groups
+	kind, ok := decision.PayloadKindOf(d.Lowering)
+	switch {
+	case !ok:
+		row.Payload = nil
+	case row.Payload == nil && kind.Lowered != nil:
+		row.Payload = kind.Lowered(row.Collective)
 	}
+}
+
+// MarshalJSON writes the row's fields with its decision's payload among
+// the decision's, before the fusion's, where the report shows a target's
+// own fields.
+func (row Row) MarshalJSON() ([]byte, error) {
+	type plain Row // the fields, without this method
+	b, err := json.Marshal(plain(row))
+	if err != nil || row.Payload == nil {
+		return b, err
+	}
+	p, err := json.Marshal(row.Payload)
+	if err != nil {
+		return nil, err
+	}
+	return insertMembers(b, p, "fuse", "fuse_reason", "mode")
+}
+
+// insertMembers adds the members of the JSON object add to the object obj,
+// before the first of the keys before, or at its end.
+func insertMembers(obj, add []byte, before ...string) ([]byte, error) {
+	members := func(b []byte) ([]string, []json.RawMessage, error) {
+		var keys []string
+		var values []json.RawMessage
+		dec := json.NewDecoder(bytes.NewReader(b))
+		if _, err := dec.Token(); err != nil { // {
+			return nil, nil, err
+		}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, nil, err
+			}
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return nil, nil, err
+			}
+			keys, values = append(keys, k.(string)), append(values, v)
+		}
+		return keys, values, nil
+	}
+	keys, values, err := members(obj)
+	if err != nil {
+		return nil, err
+	}
+	addKeys, addValues, err := members(add)
+	if err != nil {
+		return nil, err
+	}
+	at := len(keys)
+	if i := slices.IndexFunc(keys, func(k string) bool { return slices.Contains(before, k) }); i >= 0 {
+		at = i
+	}
+	keys, values = slices.Insert(keys, at, addKeys...), slices.Insert(values, at, addValues...)
+	var out bytes.Buffer
+	out.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		out.Write(name)
+		out.WriteByte(':')
+		out.Write(values[i])
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
 }
 
 // implicitGroups returns the op's groups, or, for an op that leaves them out
@@ -634,11 +689,11 @@ func meanings[T any](table []T, word func(T) (string, string)) map[string]string
 	return out
 }
 
-// shownGroups are the groups a table prints: in ring order once a TPU
-// lowering has ordered them.
+// shownGroups are the groups a table prints: in the order a payload gives
+// them, where one does.
 func shownGroups(row Row) [][]int64 {
-	if len(row.Ring) > 0 {
-		return row.Ring
+	if p, ok := row.Payload.(RowPayload); ok && len(p.Shown()) > 0 {
+		return p.Shown()
 	}
 	return row.Groups
 }

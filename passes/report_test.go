@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc/ir"
+	"github.com/arcpass/arc/lowering/tpu"
 	"github.com/arcpass/arc/passes"
 )
 
@@ -103,7 +104,8 @@ func groupSize(gs [][]int64) int {
 func TestReportJSONSchema(t *testing.T) {
 	r := report(t, verifyModule)
 	r.Collectives[0].Lowering, r.Collectives[0].Codec, r.Collectives[0].Reason = "native", "none", "group [0 1] is fine"
-	r.Collectives[1].Lowering, r.Collectives[1].Ring, r.Collectives[1].RingMaxHops = "ring", [][]int64{{0, 1}}, 1
+	r.Collectives[1].Lowering, r.Collectives[1].Payload = "ring", &tpu.Rings{Groups: [][]int64{{0, 1}}, MaxHops: 1}
+	r.Collectives[1].FuseReason = "why" // after the payload's fields
 	r.Collectives[2].EstUS, r.Collectives[2].NativeUS = 7.5, 20.25
 	r.Env["LIBTPU_INIT_ARGS"] = "--x=1"
 	var buf bytes.Buffer
@@ -121,12 +123,17 @@ func TestReportJSONSchema(t *testing.T) {
 	rows := doc["collectives"].([]any)
 	for i, want := range []string{
 		base,
-		base + " ring ring_max_hops",
+		base + " ring ring_max_hops fuse_reason",
 		"algo " + base + " link native_us",
 	} {
 		if got := keys(rows[i].(map[string]any)); got != sortWords(want) {
 			t.Errorf("row %d keys:\n%s\nwant\n%s", i, got, sortWords(want))
 		}
+	}
+	// A target's fields sit among the decision's, before the fusion's.
+	row1 := buf.String()[strings.Index(buf.String(), `"index": 1`):]
+	if i, j, k := strings.Index(row1, `"est_us":`), strings.Index(row1, `"ring":`), strings.Index(row1, `"fuse_reason":`); !(i < j && j < k) {
+		t.Errorf("row 1's keys are out of order:\n%s", row1)
 	}
 	// Number lists sit on one line; strings keep their spaces.
 	for _, want := range []string{`"shape": [16],`, `"groups": [` + "\n        [0,1]\n      ],", `"reason": "group [0 1] is fine"`, `"ring": [` + "\n        [0,1]\n      ],"} {

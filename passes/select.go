@@ -2,7 +2,6 @@ package passes
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
@@ -113,8 +112,8 @@ var SelectPass = Func("select", []Need{{"analyse", "it decides on the rows analy
 })
 
 // holds reports an all-reduce whose marks hold the decisions ds already:
-// for every operand the same lowering, codec, kernel, link, cast and ring,
-// and no fusion (which the fuse pass decides after select). Such an op is
+// for every operand the same lowering, codec, kernel, link, cast and
+// payload (decision.SamePayload), and no fusion (which the fuse pass decides after select). Such an op is
 // left as written, its reason and estimates included: they describe the
 // compile that decided it so, as a decision this compile makes alike. So
 // arc's own output compiled again with the same target and options, or
@@ -135,7 +134,7 @@ func holds(m *ir.Module, c *ir.Collective, ds []Decision) (bool, error) {
 	for k, d := range ds {
 		was := carried[k]
 		if was.Lowering != d.Lowering || was.Codec != d.Codec || was.Algo != d.Algo || was.Link != d.Link ||
-			was.CastBF16ToFP16 != d.CastBF16ToFP16 || was.RingMaxHops != d.RingMaxHops || !slices.EqualFunc(was.Ring, d.Ring, slices.Equal) {
+			was.CastBF16ToFP16 != d.CastBF16ToFP16 || !decision.SamePayload(was.Payload, d.Payload) {
 			return false, nil
 		}
 	}

@@ -276,7 +276,7 @@ func callOf(operand string, t ir.TensorType, row *passes.Row) *decision.Call {
 		}
 	}
 	d := row.Decision
-	d.Ring, d.RingMaxHops = nil, 0
+	d.Payload = nil
 	d.Fuse, d.FuseReason = "", "" // the fused form sets them (fusedCallOf)
 	return &decision.Call{
 		Target: decision.AllReduce, Decision: d, World: row.GroupSize,

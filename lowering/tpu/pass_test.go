@@ -71,8 +71,8 @@ func TestPassWritesMeshAxesGroupsOutOverGlobalIDs(t *testing.T) {
 	if !strings.Contains(out, want) {
 		t.Errorf("lowered module lacks %s:\n%s", want, out)
 	}
-	if row := rep.Collectives[0]; row.Lowering != "ring" || row.RingMaxHops != 1 {
-		t.Errorf("row: %s with %d hops, want ring with 1", row.Lowering, row.RingMaxHops)
+	if row := rep.Collectives[0]; row.Lowering != "ring" || tpu.RingsOf(row.Decision).MaxHops != 1 {
+		t.Errorf("row: %s with %+v, want ring with 1 hop", row.Lowering, tpu.RingsOf(row.Decision))
 	}
 }
 
@@ -104,7 +104,7 @@ func TestPassKeepsTheEnvironmentOfALoweredModule(t *testing.T) {
 	if got := rep.Env["LIBTPU_INIT_ARGS"]; got != tpu.LibtpuRingFlag {
 		t.Errorf("LIBTPU_INIT_ARGS = %q on the lowered module", got)
 	}
-	if row := rep.Collectives[0]; row.Lowering != "ring" || row.RingMaxHops != 1 || len(row.Ring) != 1 || len(row.Ring[0]) != 8 {
+	if row, r := rep.Collectives[0], tpu.RingsOf(rep.Collectives[0].Decision); row.Lowering != "ring" || r == nil || r.MaxHops != 1 || len(r.Groups) != 1 || len(r.Groups[0]) != 8 {
 		t.Errorf("row read back: %+v", row)
 	}
 }
@@ -196,12 +196,12 @@ func TestDeviceCoordsDecideTheRing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(d.Ring) != "[[0 1 2 3 7 6 5 4]]" || d.RingMaxHops != 1 || strings.Contains(d.Reason, "x-minor") {
-		t.Errorf("ring %v, %d hops, reason %q", d.Ring, d.RingMaxHops, d.Reason)
+	if r := tpu.RingsOf(d); fmt.Sprint(r.Groups) != "[[0 1 2 3 7 6 5 4]]" || r.MaxHops != 1 || strings.Contains(d.Reason, "x-minor") {
+		t.Errorf("ring %v, %d hops, reason %q", r.Groups, r.MaxHops, d.Reason)
 	}
 	offline, _ := tg.Decide(row, passes.Options{})
-	if fmt.Sprint(offline.Ring) != "[[0 2 4 6 7 5 3 1]]" || !strings.Contains(offline.Reason, "(device ids read as x-minor chip coordinates)") {
-		t.Errorf("offline: ring %v, reason %q", offline.Ring, offline.Reason)
+	if r := tpu.RingsOf(offline); fmt.Sprint(r.Groups) != "[[0 2 4 6 7 5 3 1]]" || !strings.Contains(offline.Reason, "(device ids read as x-minor chip coordinates)") {
+		t.Errorf("offline: ring %v, reason %q", r.Groups, offline.Reason)
 	}
 	coords[7] = []int{0, 0, 0}
 	if d, _ := tg.Decide(row, passes.Options{DeviceCoords: coords}); d.Lowering != "native" || !strings.Contains(d.Reason, "the devices' coordinates do not fit tpu:v6e-8") {

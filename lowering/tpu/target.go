@@ -108,7 +108,7 @@ func (t *Target) Decide(row passes.Row, opts passes.Options) (passes.Decision, e
 	if worst > 1 {
 		reason = fmt.Sprintf("no 1-hop ring exists for these groups on %s%s: rings with at most %d hops per step; libtpu forced to a 1-D ring", t.Name(), numbering, worst)
 	}
-	return passes.Decision{Lowering: "ring", Codec: "none", Reason: reason, Ring: rings, RingMaxHops: worst}, nil
+	return passes.Decision{Lowering: lowering, Codec: "none", Reason: reason, Payload: &Rings{Groups: rings, MaxHops: worst}}, nil
 }
 
 // Admit says why the slice would not run decision d for row under opts, or
@@ -166,12 +166,13 @@ func lower(s *passes.State) error {
 			return err
 		}
 		rings++
-		if ds[0].Ring == nil {
+		ring := RingsOf(ds[0])
+		if ring == nil {
 			continue // lowered by an arc that wrote the groups only
 		}
 		// The ring holds flattened ids: flattened-id mode, which StableHLO
 		// spells with a channel and the unit attribute use_global_device_ids.
-		names, values := []string{"replica_groups"}, []string{decision.DenseGroups(ds[0].Ring)}
+		names, values := []string{"replica_groups"}, []string{decision.DenseGroups(ring.Groups)}
 		if !c.UseGlobalDeviceIDs {
 			names, values = append(names, "use_global_device_ids"), append(values, "")
 		}
