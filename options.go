@@ -11,6 +11,7 @@ import (
 
 	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/lowering"
+	"github.com/arcpass/arc/lowering/tpu"
 	"github.com/arcpass/arc/passes"
 	"github.com/arcpass/arc/passes/topology"
 	"github.com/arcpass/arc/spec"
@@ -287,7 +288,9 @@ func applyTarget(o *Options, st *passes.State, p *passes.Pipeline) error {
 	}
 	st.Target = t
 	p.Passes = passes.Passes(t)
-	st.Options.LibtpuInitArgs = o.LibtpuInitArgs
+	if o.LibtpuInitArgs != "" {
+		st.Options.Env = map[string]string{tpu.InitArgsVar: o.LibtpuInitArgs}
+	}
 	return nil
 }
 
@@ -479,7 +482,7 @@ func (o *Options) SetFromEnv(lookup func(string) (string, bool)) error {
 			return fmt.Errorf("%s=%q: %v", s.Env, v, err)
 		}
 	}
-	if v, ok := lookup("LIBTPU_INIT_ARGS"); ok {
+	if v, ok := lookup(tpu.InitArgsVar); ok {
 		o.LibtpuInitArgs = v
 	}
 	return nil

@@ -11,7 +11,7 @@ import (
 
 // Kernels describes what a target's own all-reduce kernels take, for
 // Ineligible; a target that keeps the platform's collective and only
-// reorders it (TPU) passes nil.
+// reorders it passes nil.
 type Kernels struct {
 	DTypes   []string // element types the kernels sum, any count of them
 	Capacity int64    // the largest operand the runtime's buffers take (0: no bound)

@@ -17,7 +17,7 @@ type Options struct {
 	// or a lossy codec of abi's table.
 	Quant string
 	// CastBF16ToFP16 sends bf16 through the fp codec as f16 scaled per
-	// block where the target offers it (ROCm): --cast-bf16-to-fp16.
+	// block where the target offers it: --cast-bf16-to-fp16.
 	CastBF16ToFP16 bool
 	// MinBytes and MaxBytes keep all-reduces outside [MinBytes, MaxBytes]
 	// native (0: no bound).
@@ -30,8 +30,9 @@ type Options struct {
 	// Topology, from --topology, describes the machine; nil means the
 	// target's own (every device of a node reaches every other).
 	Topology *topology.Topology
-	// LibtpuInitArgs is the user's LIBTPU_INIT_ARGS, which TPU lowerings extend.
-	LibtpuInitArgs string
+	// Env holds the user's values of the environment variables a target's
+	// lowering extends (its package names them), by variable.
+	Env map[string]string
 	// DeviceAssignment maps the module's processes to global device ids
 	// (nil: XLA's default).
 	DeviceAssignment spec.DeviceAssignment

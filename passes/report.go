@@ -237,23 +237,18 @@ func transfers(m *ir.Module) int {
 	return n
 }
 
-// nativeLibrary names the library that runs a GPU target's native
-// collectives; "" for the others (a TPU's are XLA's own, none's are what
-// the module says).
+// nativeLibrary names the library that runs a target's native collectives
+// (abi.FamilyInfo.Native); "" where the platform's compiler runs them
+// itself, and for none, whose collectives are what the module says.
 func nativeLibrary(target string) string {
-	switch {
-	case strings.HasPrefix(target, "cuda:"):
-		return "NCCL"
-	case strings.HasPrefix(target, "rocm:"):
-		return "RCCL"
-	}
-	return ""
+	f, _ := abi.FamilyOf(target)
+	return f.Native
 }
 
-// NativeLine says, for a GPU target, which of the module's collectives stay
-// with the platform's library and so whether the program needs a
-// communicator of it (NCCL makes one per group of devices when a native
-// collective first runs): none when every collective runs on arc's kernels
+// NativeLine says, for a target whose native collectives run on a library
+// of their own, which of the module's collectives stay with it and so
+// whether the program needs a communicator of it (a library makes one per
+// group of devices when a native collective first runs): none when every collective runs on arc's kernels
 // and no send or recv crosses devices. A partitioned program may get
 // collectives from XLA's SPMD partitioner that the module does not state.
 // "" for other targets and a report no pass has decided.

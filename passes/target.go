@@ -6,7 +6,8 @@ import "github.com/arcpass/arc/decision"
 // kernels, cost model and rewrite) lives in its own package under
 // lowering/; package lowering lists them.
 type Target interface {
-	// Name is the target as --target spells it: "cuda:nvlink", "tpu:v6e-8".
+	// Name is the target as --target spells it: FAMILY:MACHINE, its family
+	// one of abi's table.
 	Name() string
 	// Decide selects the lowering of one all-reduce operand. It fails only
 	// for a --force entry that cannot apply.

@@ -2,6 +2,10 @@ package tpu
 
 import "strings"
 
+// InitArgsVar is the variable libtpu reads its flags from when its client
+// starts: the user's value (passes.Options.Env) is extended, never replaced.
+const InitArgsVar = "LIBTPU_INIT_ARGS"
+
 // LibtpuRingFlag makes XLA on TPU run each all-reduce as a one-dimensional ring in replica-group order, instead of
 // the 2-D ring it picks on v6e; without it the ring order arc writes has no effect.
 const LibtpuRingFlag = "--xla_tpu_force_1d_allreduce_at_chunk_count=1"

@@ -23,7 +23,7 @@ func lower(t *testing.T, target, src, libtpuArgs string) (string, *passes.Report
 		t.Fatal(err)
 	}
 	tg := &tpu.Target{Slice: slice}
-	s := &passes.State{Module: m, Target: tg, Options: passes.Options{LibtpuInitArgs: libtpuArgs}}
+	s := &passes.State{Module: m, Target: tg, Options: passes.Options{Env: map[string]string{tpu.InitArgsVar: libtpuArgs}}}
 	p := passes.Pipeline{Passes: passes.Passes(tg), VerifyEach: true}
 	if err := p.Run(s); err != nil {
 		t.Fatal(err)

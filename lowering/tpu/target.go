@@ -192,8 +192,8 @@ func lower(s *passes.State) error {
 		}
 	}
 	if rings > 0 {
-		env := MergeLibtpuArgs(s.Options.LibtpuInitArgs, LibtpuRingFlag)
-		if err := decision.WriteEnv(ed, map[string]string{"LIBTPU_INIT_ARGS": env}); err != nil {
+		env := MergeLibtpuArgs(s.Options.Env[InitArgsVar], LibtpuRingFlag)
+		if err := decision.WriteEnv(ed, map[string]string{InitArgsVar: env}); err != nil {
 			return err
 		}
 	}

@@ -14,14 +14,14 @@ import (
 // The JSON form of a topology (arc's --topology FILE.json):
 //
 //	{
-//	  "name": "pcie-2numa",                               optional; defaults to the file name
+//	  "name": "two-numa",                                 optional; defaults to the file name
 //	  "devices": [                                        required, at least one
 //	    {"id": 0, "coords": [0, 0], "node": "numa0"},     id: integer >= 0, unique
 //	    ...                                               coords: optional integers, on every device or on none
 //	  ],                                                  node: optional host/NUMA name (string or integer)
 //	  "links": [                                          optional
-//	    {"a": 0, "b": 1, "kind": "pcie"},                 a, b: device ids; links are bidirectional
-//	    ...                                               kind: optional free text ("ici", "nvlink", "pcie", ...)
+//	    {"a": 0, "b": 1, "kind": "p2p"},                  a, b: device ids; links are bidirectional
+//	    ...                                               kind: optional free text naming the interconnect
 //	  ]
 //	}
 //

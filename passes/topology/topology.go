@@ -1,8 +1,8 @@
 // Package topology models the machine a program runs on: its devices, the links between them, where each device sits
 // (optional coordinates) and which node it belongs to (optional host or NUMA membership). One model serves every
-// target: built-in machines (the TPU slices of lowering/tpu) are instances of it, and any other machine is described
-// by a JSON file (see Parse). Distances are hop counts over links, so algorithms written against this model, such as
-// the TPU ring embedding, work unchanged on both.
+// target: built-in machines (the meshes a target's package builds) are instances of it, and any other machine is
+// described by a JSON file (see Parse). Distances are hop counts over links, so algorithms written against this model,
+// such as a target's search for short cycles through a group, work unchanged on both.
 package topology
 
 import (
@@ -18,8 +18,9 @@ type Device struct {
 	Node   string
 }
 
-// Link is a bidirectional connection between two devices. Kind is free text naming the interconnect ("ici",
-// "nvlink", "pcie", "xgmi", ...); hop distances ignore it. Repeated links (several lanes) are allowed.
+// Link is a bidirectional connection between two devices. Kind is free text naming the interconnect, which hop
+// distances ignore and a target may read (lowering/gpu takes "host" for no peer access). Repeated links (several
+// lanes) are allowed.
 type Link struct {
 	A, B int64
 	Kind string
@@ -123,8 +124,8 @@ func New(name string, devices []Device, links []Link) (*Topology, error) {
 }
 
 // Mesh builds an N-dimensional mesh of devices with dims[d] devices along dimension d. Device ids are x-minor
-// coordinates, id = c[0] + dims[0]*(c[1] + dims[1]*(c[2] + ...)), the numbering JAX and torch_xla use for TPU chips.
-// Neighbours along each dimension are linked; wrap[d] adds the link that closes dimension d into a ring (a torus
+// coordinates, id = c[0] + dims[0]*(c[1] + dims[1]*(c[2] + ...)), the numbering JAX and torch_xla use for a mesh's
+// chips. Neighbours along each dimension are linked; wrap[d] adds the link that closes dimension d into a cycle (a torus
 // dimension). Links carry kind.
 func Mesh(name string, dims []int, wrap []bool, kind string) (*Topology, error) {
 	if len(dims) == 0 || len(wrap) != len(dims) {
