@@ -200,7 +200,7 @@ static void *open_gpu_lib(proxy *p, char **err) {
 static char *target_for(const arc_link_info *info, char **found, char **err) {
   const int n = info->devices;
   if (strncmp(info->arch, "gfx", 3) == 0) {
-    const char *t = strcmp(info->arch, "gfx942") == 0 ? "rocm:mi300x" : strcmp(info->arch, "gfx950") == 0 ? "rocm:mi355x" : NULL;
+    const char *t = arc_amd_target(info->arch);
     if (t == NULL) {
       *err = arc_strdupf("arc has no target for AMD %s: set ARC_TARGET", info->arch);
       return NULL;
@@ -215,18 +215,18 @@ static char *target_for(const arc_link_info *info, char **found, char **err) {
   if (n == 1) {
     *found = arc_strdupf("1 visible GPU, %s: no pair of GPUs to probe for peer access or NVLink, so the target that "
                          "assumes neither; set ARC_TARGET where the processes' GPUs are joined", info->arch);
-    return strdup("cuda:pcie-nop2p");
+    return strdup(ARC_TARGET_HOST);
   }
   if (info->nvlink) {
     *found = arc_strdupf("%d visible GPUs, %s, every pair joined by NVLink", n, info->arch);
-    return strdup("cuda:nvlink");
+    return strdup(ARC_TARGET_NVLINK);
   }
   if (info->peer) {
     *found = arc_strdupf("%d visible GPUs, %s, peer access between every pair, not every pair by NVLink", n, info->arch);
-    return strdup("cuda:pcie");
+    return strdup(ARC_TARGET_PEER);
   }
   *found = arc_strdupf("%d visible GPUs, %s, a pair without peer access", n, info->arch);
-  return strdup("cuda:pcie-nop2p");
+  return strdup(ARC_TARGET_HOST);
 }
 
 static void detect_target(proxy *p) {
@@ -306,8 +306,6 @@ static char *register_handlers(proxy *p) {
   return out;
 }
 
-static int gpu_target(const char *t) { return t != NULL && (strncmp(t, "cuda:", 5) == 0 || strncmp(t, "rocm:", 5) == 0); }
-
 /* announce says once, on stderr, that arc is active: its target and where
  * the real plugin and the kernels were found, or what is missing. */
 static void announce(proxy *p, int detected) {
@@ -317,7 +315,7 @@ static void announce(proxy *p, int detected) {
   }
   char how[512] = "from ARC_TARGET";
   if (detected) snprintf(how, sizeof how, "detected from the devices: %s", p->target_found ? p->target_found : "?");
-  if (!gpu_target(p->target)) {
+  if (!arc_kernel_target(p->target)) {
     fprintf(stderr, "arc: active: target %s (%s), real plugin %s\n", p->target, how, p->cfg.plugin);
     return;
   }
@@ -343,7 +341,7 @@ static void start(proxy *p) {
     int detect = !set(t) || strcmp(t, "auto") == 0;
     if (detect) detect_target(p);
     else p->target = strdup(t);
-    if (gpu_target(p->target)) p->register_err = register_handlers(p);
+    if (arc_kernel_target(p->target)) p->register_err = register_handlers(p);
     p->started = 1;
     announce(p, detect);
   }
@@ -1058,10 +1056,10 @@ char *arc_merge_libtpu_args(const char *existing, const char *flag) {
 /* tpu_flags adds libtpu's ring flag to LIBTPU_INIT_ARGS for a TPU target,
  * before the plugin is loaded. */
 static void tpu_flags(const char *target) {
-  if (target == NULL || strncmp(target, "tpu:", 4) != 0) return;
-  const char *old = getenv("LIBTPU_INIT_ARGS");
+  if (target == NULL || strncmp(target, ARC_LIBTPU_TARGET_PREFIX, strlen(ARC_LIBTPU_TARGET_PREFIX)) != 0) return;
+  const char *old = getenv(ARC_LIBTPU_INIT_ARGS);
   char *merged = arc_merge_libtpu_args(old, ARC_LIBTPU_RING_FLAG);
-  if (merged != NULL && (old == NULL || strcmp(merged, old) != 0)) setenv("LIBTPU_INIT_ARGS", merged, 1);
+  if (merged != NULL && (old == NULL || strcmp(merged, old) != 0)) setenv(ARC_LIBTPU_INIT_ARGS, merged, 1);
   free(merged);
 }
 

@@ -43,7 +43,7 @@ type Options struct {
 	FallbackNative bool   // on a pipeline error compile the unmodified program (ARC_FALLBACK=native)
 }
 
-var libtpuArgs = C.CString("LIBTPU_INIT_ARGS")
+var libtpuArgs = C.CString(C.ARC_LIBTPU_INIT_ARGS)
 
 // Open loads the PJRT plugin at path, wraps it in arc's proxy and returns
 // the proxy's PJRT_Api table (a C pointer that lives as long as the process).
@@ -89,7 +89,7 @@ func Open(path string, opt Options) (uintptr, error) {
 	// For a TPU target the C core added libtpu's ring flag to the C
 	// environment, which Go's copy does not see.
 	if v := C.getenv(libtpuArgs); v != nil {
-		os.Setenv("LIBTPU_INIT_ARGS", C.GoString(v))
+		os.Setenv(C.ARC_LIBTPU_INIT_ARGS, C.GoString(v))
 	}
 	if api == nil {
 		handle.Delete()

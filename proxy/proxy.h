@@ -85,9 +85,9 @@ char *arc_detect_target(const char *home, char **err);
 int arc_mentions_collective(const char *code, size_t size);
 
 /* libtpu reads LIBTPU_INIT_ARGS when its client starts: for a TPU target
- * arc_proxy_open adds this flag (tpu.LibtpuRingFlag in Go) before it loads
- * the plugin. */
-#define ARC_LIBTPU_RING_FLAG "--xla_tpu_force_1d_allreduce_at_chunk_count=1"
+ * arc_proxy_open adds ARC_LIBTPU_RING_FLAG (tpu.LibtpuRingFlag in Go) before
+ * it loads the plugin. The targets' facts: generated from their packages. */
+#include "arc_targets.h"
 
 /* arc_merge_libtpu_args returns (malloc'd) existing with flag added in
  * front, unless existing already sets that flag in any form absl reads

@@ -21,6 +21,13 @@ import (
 
 const kib, mib = gpu.KiB, gpu.MiB
 
+// Detected are the targets the runtime picks when ARC_TARGET is auto, by
+// what it finds between the visible GPUs: every pair joined by NVLink,
+// peer access between every pair, or neither (also for one GPU, which has
+// no pair to probe). The proxy reads them through proxy/arc_targets.h,
+// generated.
+var Detected = struct{ NVLink, Peer, Host string }{"cuda:nvlink", "cuda:pcie", "cuda:pcie-nop2p"}
+
 // codecs are the codecs arc's CUDA kernels run.
 var codecs = abi.Codecs[1:]
 

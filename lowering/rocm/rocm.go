@@ -24,11 +24,19 @@ import (
 
 const kib, mib = gpu.KiB, gpu.MiB
 
+// Machines are the ROCm machines arc knows, each with the architecture of
+// its GPUs: how the runtime tells them apart when ARC_TARGET is auto (the
+// proxy reads them through proxy/arc_targets.h, generated).
+var Machines = []struct{ Variant, Arch string }{{"mi300x", "gfx942"}, {"mi355x", "gfx950"}}
+
+// Name is a machine's target name.
+func Name(variant string) string { return "rocm:" + variant }
+
 // Targets are the ROCm machines arc knows.
 func Targets() []passes.Target {
 	var out []passes.Target
-	for _, variant := range []string{"mi300x", "mi355x"} {
-		name := "rocm:" + variant
+	for _, mc := range Machines {
+		variant, name := mc.Variant, Name(mc.Variant)
 		out = append(out, &gpu.Machine{Target: name, Link: "peer", NodeSize: 8, TwoShot: "quickreduce", CastBF16ToFP16: true,
 			Pass: "lower-rocm", Model: func() *passes.Profile { return profile(name, variant) }})
 	}
