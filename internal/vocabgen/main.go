@@ -39,7 +39,7 @@ func main() {
 	}
 }
 
-// cName is a word as the C enums spell it: "int4r" -> "INT4R".
+// cName is a word as the C enums spell it: "host" -> "ARC_LINK_HOST".
 func cName(prefix, word string) string { return prefix + strings.ToUpper(word) }
 
 // quoted lists words as C string literals: "a", "b".

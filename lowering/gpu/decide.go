@@ -185,8 +185,8 @@ func (m *Machine) Decide(row passes.Row, opts passes.Options) (passes.Decision, 
 	extra := ""
 	if force.On {
 		extra = force.Codec
-		if force.Lowering == "lowprec" && extra == "" {
-			extra = "fp8"
+		if l, _ := abi.LoweringOf(force.Lowering); extra == "" {
+			extra = l.Codec // the codec the word implies, if any
 		}
 	}
 	cast := m.CastBF16ToFP16 && opts.CastBF16ToFP16 && row.DType == "bf16"
@@ -360,27 +360,34 @@ func (m *Machine) describe(c candidate) string {
 	return s
 }
 
-// word names a kernel choice the way reports and --force do.
+// word names a kernel choice the way reports and --force do: a lowering
+// word of the machine's family that implies the codec (abi's table), else
+// the machine's word for two-shot.
 func (m *Machine) word(c candidate) string {
-	switch {
-	case c.algo == "oneshot":
+	if c.algo == "oneshot" {
 		return "oneshot"
-	case c.codec == "fp8" && m.TwoShot == "twoshot":
-		return "lowprec"
+	}
+	family, _ := abi.FamilyOf(m.Target)
+	for _, l := range abi.LoweringTable {
+		if l.Algo == "twoshot" && l.Codec != "" && l.Codec == c.codec && l.Family == family.Name {
+			return l.Name
+		}
 	}
 	return m.TwoShot
 }
 
-// matches reports whether a forced lowering names this candidate.
+// matches reports whether a forced lowering names this candidate: its
+// word, or any two-shot word that implies no codec.
 func (m *Machine) matches(f passes.Force, c candidate) bool {
-	twoshot := (f.Lowering == "twoshot" || f.Lowering == "quickreduce") && c.algo != "oneshot"
+	l, _ := abi.LoweringOf(f.Lowering)
+	twoshot := l.Algo == "twoshot" && l.Codec == "" && c.algo != "oneshot"
 	if m.word(c) != f.Lowering && !twoshot {
 		return false
 	}
 	if f.Codec != "" {
 		return c.codec == f.Codec
 	}
-	return c.codec == "none" || c.codec == "fp" || f.Lowering == "lowprec"
+	return c.codec == "none" || c.codec == "fp" || l.Codec != ""
 }
 
 func sizeRange(c passes.Cost) string {
