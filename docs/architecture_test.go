@@ -18,7 +18,7 @@ import (
 // to add" names as pkg.Name.
 var packageDirs = map[string]string{
 	"arc": ".", "passes": "passes", "lowering": "lowering", "gpu": "lowering/gpu",
-	"passtest": "internal/passtest", "golden": "internal/golden", "decision": "decision",
+	"passtest": "internal/passtest", "golden": "internal/golden", "decision": "decision", "abi": "abi", "tpu": "lowering/tpu",
 }
 
 // TestWhereToAddIsTrue keeps ARCHITECTURE.md's "Where to add" steps true:
