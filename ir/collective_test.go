@@ -46,6 +46,18 @@ var collectiveTable = map[string][]coll{
 		{"all_reduce", "3:5", "%x", "f16", "8x1024", "tensor<8x1024xf16>", 16384, "sum", [][]int64{{0, 1, 2, 3}}, "dense", "", -1, false},
 		{"all_reduce", "8:5", "%y", "f32", "16", "tensor<16xf32>", 64, "max", [][]int64{{0, 1}, {2, 3}}, "dense", "", -1, false},
 	},
+	"gomlx_gemma_tp4_bf16.mlir": {
+		{"all_reduce", "12:5", "%0", "bf16", "6x384", "tensor<6x384xbf16>", 4608, "sum", [][]int64{{0, 1, 2, 3}}, "dense", "", -1, false},
+	},
+	"gomlx_gemma_tp4_f32.mlir": {
+		{"all_reduce", "12:5", "%0", "f32", "6x384", "tensor<6x384xf32>", 9216, "sum", [][]int64{{0, 1, 2, 3}}, "dense", "", -1, false},
+	},
+	"gomlx_layernorm_tp4_bf16.mlir": {
+		{"all_reduce", "12:5", "%0", "bf16", "6x384", "tensor<6x384xbf16>", 4608, "sum", [][]int64{{0, 1, 2, 3}}, "dense", "", -1, false},
+	},
+	"gomlx_layernorm_tp4_f32.mlir": {
+		{"all_reduce", "12:5", "%0", "f32", "6x384", "tensor<6x384xf32>", 9216, "sum", [][]int64{{0, 1, 2, 3}}, "dense", "", -1, false},
+	},
 	"goxla_misc_collectives.mlir": {
 		// Ragged groups: the -1 padding is dropped.
 		{"all_reduce", "3:5", "%x", "bf16", "6x8", "tensor<6x8xbf16>", 96, "product", [][]int64{{0, 1, 2}, {3, 4, 5, 6}, {7}}, "dense", "", -1, false},
