@@ -43,7 +43,7 @@ var codecPlaces = []codecPlace{
 	{"bench/result.go", "", "lowprec:fp8, in comments on older CSV files"},
 	{"cmd/arc/accuracy.go", "", "--algo lowprec, the accuracy table's word for fp8"},
 	{"cmd/arc/bench.go", "", "lowprec:fp8 in --lowerings' help"},
-	{"proxy/devtest/main.go", "", "the GPU machine's lowprec configs"},
+	{"devtest/main.go", "", "the GPU machine's lowprec configs"},
 	{"examples/", "", "the examples' usage and flags: values a person types"},
 	{"oracle/fused.go", "", "Go's int8 type, not the codec"},
 	{"reference/accuracy/inputs.go", "", "LLM.int8(), a paper's name"},
