@@ -148,6 +148,12 @@ var collectiveTable = map[string][]coll{
 		{"all_reduce", "16:5", "%arg0,%arg1", "f32,f32", "4,4", "tensor<4xf32>,tensor<4xf32>", 32, "sum", [][]int64{{0}, {1}}, "dense", "", -1, false},
 	},
 	// JAX's Llama block: the two psums of a layer, over Shardy's tp axis.
+	"jax_gemma_io_tp2_bf16.mlir": {
+		{"all_reduce", "7:7", "%1", "bf16", "6x384", "tensor<6x384xbf16>", 4608, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_gemma_io_tp2_f32.mlir": {
+		{"all_reduce", "7:7", "%1", "f32", "6x384", "tensor<6x384xf32>", 9216, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
 	"jax_llama_block_tp2_bf16.mlir": {
 		{"all_reduce", "187:7", "%133", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
 		{"all_reduce", "217:7", "%156", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},

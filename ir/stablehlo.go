@@ -17,7 +17,7 @@ import (
 // works on the op's tokens, not on substrings of its text.
 type HLO struct {
 	Op   *Op
-	Kind string // the name less its dialect: "add", "reduce", "constant"
+	Kind string // the name less its dialect: "add", "reduce", "constant"; a chlo op's whole name
 	// Results are the values the op defines, "%x" or "%x#1" for one of
 	// several; Operands the values it reads, in order.
 	Results, Operands         []string
@@ -26,11 +26,18 @@ type HLO struct {
 	value                     *Dense // a constant's, read with its types
 }
 
-// HLO reads op, an op of the stablehlo or mhlo dialect whose operands are
-// values and whose types the text states: false for anything else.
+// HLO reads op, an op of the stablehlo, mhlo or chlo dialect whose
+// operands are values and whose types the text states: false for anything
+// else. A chlo op keeps its dialect in Kind ("chlo.square", as JAX prints
+// jnp.square), so that no reader takes it for StableHLO's op of that name.
 func (m *Module) HLO(op *Op) (*HLO, bool) {
 	dialect, kind, ok := strings.Cut(op.Name, ".")
-	if !ok || dialect != "stablehlo" && dialect != "mhlo" {
+	switch {
+	case !ok:
+		return nil, false
+	case dialect == "chlo":
+		kind = op.Name
+	case dialect != "stablehlo" && dialect != "mhlo":
 		return nil, false
 	}
 	h := &HLO{Op: op, Kind: kind}

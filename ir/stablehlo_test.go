@@ -45,6 +45,11 @@ func TestHLOReadsBothForms(t *testing.T) {
 			"constant [%0] <- [] : [] -> [f32] | value=dense<0x3F800000> : tensor<f32> note=dense<7.0> : tensor<f32>"},
 		{`%0 = stablehlo.convert %a {mhlo.sharding = "{manual}"} : (tensor<4x8xf32>) -> tensor<4x8xbf16>`,
 			`convert [%0] <- [%a] : [4x8xf32] -> [4x8xbf16] | mhlo.sharding="{manual}"`},
+		// JAX's jnp.square: a chlo op, its dialect kept in the kind
+		{`%0 = chlo.square %a : tensor<6x384xf32> -> tensor<6x384xf32>`,
+			"chlo.square [%0] <- [%a] : [6x384xf32] -> [6x384xf32]"},
+		{`%0 = "chlo.square"(%a) : (tensor<6x384xf32>) -> tensor<6x384xf32>`,
+			"chlo.square [%0] <- [%a] : [6x384xf32] -> [6x384xf32]"},
 	} {
 		m, op := firstOp(t, tc.op)
 		h, ok := m.HLO(op)

@@ -467,6 +467,7 @@ func (ch *chain) operandKeys(op *ir.Op, rd *stOp) ([]string, string) {
 var interpreted = map[string]bool{
 	"constant": true, "add": true, "subtract": true, "multiply": true, "divide": true, "maximum": true, "minimum": true,
 	"negate": true, "abs": true, "sqrt": true, "rsqrt": true, "convert": true, "reshape": true, "broadcast_in_dim": true, "reduce": true,
+	"chlo.square": true,
 }
 
 // isDerived reports a value that derives from constants and the call's
@@ -665,6 +666,15 @@ func (ch *chain) eval(op *ir.Op, rd *stOp) (*tensor, string) {
 		for p := range out.procs {
 			for i := range n {
 				out.procs[p][i], _ = arith(rd.kind, e, in[0].procs[p][i], in[1].procs[p][i])
+			}
+		}
+	case "chlo.square": // x * x, rounded once
+		if len(in) != 1 || !sameType(in...) {
+			return nil, where + ": an operand of another type than its result"
+		}
+		for p := range out.procs {
+			for i := range n {
+				out.procs[p][i], _ = arith("multiply", e, in[0].procs[p][i], in[0].procs[p][i])
 			}
 		}
 	case "negate", "abs", "sqrt", "rsqrt":

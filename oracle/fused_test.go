@@ -20,7 +20,8 @@ var fusedModules = []string{"../examples/llama/model.mlir", "../testdata/fuse/ja
 	"../testdata/fuse/jax_f32_rank3.mlir", "../testdata/fuse/f32_h_returned.mlir", "../testdata/fuse/gemma_weight_after_add.mlir", "../testdata/fuse/jax_llama_layer.mlir",
 	"../testdata/fuse/odd_rows_f32.mlir",
 	"../testdata/fixtures/jax_llama_block_tp2_bf16.mlir", "../testdata/fixtures/jax_llama_block_tp4_f32.mlir",
-	"../testdata/fixtures/jax_llama_block_tp8_bf16.mlir"}
+	"../testdata/fixtures/jax_llama_block_tp8_bf16.mlir", "../testdata/fixtures/jax_gemma_io_tp2_bf16.mlir",
+	"../testdata/fixtures/jax_gemma_io_tp2_f32.mlir"}
 
 func compileFused(t *testing.T, file string) (orig, low *ir.Module, text string) {
 	t.Helper()

@@ -183,6 +183,8 @@ func shortKind(name string) string {
 		return "return"
 	case "func.func":
 		return "func"
+	case "chlo.square": // JAX's jnp.square; CHLO defines it as x * x for real x
+		return "chlo.square"
 	}
 	if k, ok := strings.CutPrefix(name, "stablehlo."); ok {
 		return k

@@ -393,13 +393,13 @@ func (f *flow) inF32(h *ir.HLO) (*ir.HLO, string) {
 // f32 is the rows' shape in f32.
 func (f *flow) f32() ir.TensorType { return ir.TensorType{Elem: "f32", Shape: f.fz.Type.Shape} }
 
-// square: q = a * a, in f32.
+// square: q = a * a, in f32: a multiply, or chlo.square of a (JAX prints
+// jnp.square so; for real numbers CHLO defines it as the multiply).
 func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
 	av := a.Results[0]
 	var sq *ir.HLO
 	for _, r := range f.readersOf(a.Op, av) {
-		v := f.op(r)
-		if isOp(v, "multiply") && single(v) && len(v.Operands) == 2 && v.Operands[0] == av && v.Operands[1] == av {
+		if v := f.op(r); squares(v, av) {
 			if sq != nil {
 				return nil, fmt.Sprintf("%s is squared twice", av)
 			}
@@ -420,6 +420,19 @@ func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
 	return sq, ""
 }
 
+// squares reports whether v computes x * x and nothing else.
+func squares(v *ir.HLO, x string) bool {
+	switch {
+	case !single(v):
+		return false
+	case isOp(v, "multiply"):
+		return len(v.Operands) == 2 && v.Operands[0] == x && v.Operands[1] == x
+	case isOp(v, "chlo.square"):
+		return len(v.Operands) == 1 && v.Operands[0] == x
+	}
+	return false
+}
+
 // centred reports whether a is read as the minuend of a subtract whose
 // difference is squared: LayerNorm's x - mean(x), for the reason only.
 func (f *flow) centred(a *ir.HLO) bool {
@@ -430,7 +443,7 @@ func (f *flow) centred(a *ir.HLO) bool {
 			continue
 		}
 		for _, q := range f.readersOf(d.Op, d.Results[0]) {
-			if v := f.op(q); isOp(v, "multiply") && single(v) && len(v.Operands) == 2 && v.Operands[0] == d.Results[0] && v.Operands[1] == d.Results[0] {
+			if squares(f.op(q), d.Results[0]) {
 				return true
 			}
 		}
