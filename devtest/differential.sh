@@ -34,11 +34,12 @@ for f in .devbin/pjrt_c_api_arc_plugin.so .devbin/arc .devbin/arc_mlir_to_text.p
 done
 cp build/libarc_gpu.so .devbin/ && "$BASE_PY" python/build_wheel.py --build .devbin --out "$WORK/dist" >/dev/null || exit 2
 V=$WORK/venv
-rm -rf "$V"
+rm -rf "$V" "$WORK/venv-ready"
 "$BASE_PY" -m venv --system-site-packages "$V" &&
   site=$("$BASE_PY" -c 'import jax, os; print(os.path.dirname(os.path.dirname(jax.__file__)))') &&
   echo "$site" >"$("$V/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/machine_jax.pth" &&
   "$V/bin/pip" install -q --no-index --no-deps --force-reinstall "$WORK"/dist/arc_jax-*.whl || exit 2
+touch "$WORK/venv-ready" # what differential_all.sh's planted runs wait for
 
 started_mps=
 if nvidia-cuda-mps-control -d 2>/dev/null; then started_mps=1; fi # N processes on one GPU side by side

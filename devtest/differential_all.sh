@@ -37,11 +37,13 @@ nvcc $ARCH -shared -o build/libarc_gpu-before.so $(ls build/gpu/*.o | grep -v 'a
   echo "libraries built in $(($(date +%s) - t0)) s"
 V=/tmp/arc-differential-work/venv/bin/python
 planted() { # planted NAME VAR=VALUE LABEL: a small run of a broken arc, once differential.sh made the venv and MPS
-  for _ in $(seq 120); do [ -x $V ] && pgrep -f nvidia-cuda-mps-control >/dev/null && break; sleep 1; done
+  # (the venv's folder exists before its packages do, and MPS may run already: wait for what says the venv is ready)
+  for _ in $(seq 150); do [ -f /tmp/arc-differential-work/venv-ready ] && pgrep -f nvidia-cuda-mps-control >/dev/null && break; sleep 1; done
   sleep 3
   env "$2" timeout 150 $V devtest/differential.py --out "$OUT/$1" --work "/tmp/$1" --procs 2 --generated 21 \
     --corpus "" --configs cuda:nvlink --fuse on --shards 1 --budget 120 --run-timeout 40 --label "$3" >"/tmp/$1.log" 2>&1
   echo "$1 exit $? (1 = mismatches found, as it must)"
+  tail -c 20000 "/tmp/$1.log" >"$OUT/$1.log" # comes back with the results: why, when there is no table
 }
 planted planted-eps "ARC_BIN=$PWD/.devbin/arc-planted-eps" "planted: the fused call's epsilon doubled" &
 planted planted-lib "ARC_GPU_LIB=$PWD/build/libarc_gpu-before.so" "planted: the fused kernel of 98a4d52^" &
