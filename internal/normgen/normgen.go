@@ -73,6 +73,7 @@ type Case struct {
 	Locs    bool // every op has a location
 	Near    int  // the near miss
 	Sub     int  // its variant
+	Square  bool // the square as chlo.square (JAX's jnp.square), else a multiply
 }
 
 // Elems, Shapes and Epsilons are the choices' values.
@@ -90,7 +91,7 @@ func (c Case) Bytes() []byte {
 		}
 		return 0
 	}
-	return []byte{b(c.Generic), byte(c.Elem), byte(c.Shape), byte(c.Procs), byte(c.Mean), byte(c.Eps), byte(c.Weight), byte(c.Return), b(c.Locs), byte(c.Near), byte(c.Sub)}
+	return []byte{b(c.Generic), byte(c.Elem), byte(c.Shape), byte(c.Procs), byte(c.Mean), byte(c.Eps), byte(c.Weight), byte(c.Return), b(c.Locs), byte(c.Near), byte(c.Sub), b(c.Square)}
 }
 
 // Decode reads a case from any bytes (missing ones are 0: an exact match).
@@ -102,7 +103,8 @@ func Decode(data []byte) Case {
 		return int(data[i]) % n
 	}
 	return Case{Generic: at(0, 2) == 1, Elem: at(1, len(Elems)), Shape: at(2, len(Shapes)), Procs: at(3, 3), Mean: at(4, 4),
-		Eps: at(5, len(Epsilons)), Weight: at(6, 3), Return: at(7, 3), Locs: at(8, 2) == 1, Near: at(9, nearCount), Sub: at(10, 9)}
+		Eps: at(5, len(Epsilons)), Weight: at(6, 3), Return: at(7, 3), Locs: at(8, 2) == 1, Near: at(9, nearCount), Sub: at(10, 9),
+		Square: at(11, 2) == 1}
 }
 
 func (c Case) String() string {
@@ -110,8 +112,12 @@ func (c Case) String() string {
 	if c.Generic {
 		form = "generic"
 	}
-	return fmt.Sprintf("%s %s %v x%d mean%d eps%g weight%d return%d locs %v %s/%d", form, Elems[c.Elem], c.shape(), c.procs(),
-		c.Mean, Epsilons[c.Eps], c.Weight, c.Return, c.Locs, nearNames[c.Near], c.Sub)
+	sq := ""
+	if c.Square {
+		sq = " chlo.square"
+	}
+	return fmt.Sprintf("%s %s %v x%d mean%d eps%g weight%d return%d locs %v %s/%d%s", form, Elems[c.Elem], c.shape(), c.procs(),
+		c.Mean, Epsilons[c.Eps], c.Weight, c.Return, c.Locs, nearNames[c.Near], c.Sub, sq)
 }
 
 // Exact reports a case whose program is exactly a norm arc's kernels
@@ -195,6 +201,21 @@ func (g *gen) binary(op, a, b, t string) string {
 		g.emit(`%s = "stablehlo.%s"(%s, %s) : (%s, %s) -> %s%s`, r, op, a, b, t, t, t, g.loc(op))
 	} else {
 		g.emit(`%s = stablehlo.%s %s, %s : %s%s`, r, op, a, b, t, g.loc(op))
+	}
+	return r
+}
+
+// square writes r = a * a: a multiply, or chlo.square as JAX prints
+// jnp.square.
+func (g *gen) square(a, t string) string {
+	if !g.c.Square {
+		return g.binary("multiply", a, a, t)
+	}
+	r := g.fresh()
+	if g.c.Generic {
+		g.emit(`%s = "chlo.square"(%s) : (%s) -> %s%s`, r, a, t, t, g.loc("square"))
+	} else {
+		g.emit(`%s = chlo.square %s : %s -> %s%s`, r, a, t, t, g.loc("square"))
 	}
 	return r
 }
@@ -363,7 +384,7 @@ func (g *gen) norm(p, x, w, wType string) (rets, types []string) {
 		mb := g.broadcast(mean, tensor([]int{rows}, work), Fw, []int{0})
 		a = g.binary("subtract", a, mb, Fw)
 	}
-	sq := g.binary("multiply", a, a, Fw)
+	sq := g.square(a, Fw)
 	if c.Near == SecondReader && c.Sub == 0 {
 		extra["a"] = [2]string{a, Fw}
 	}
@@ -639,7 +660,7 @@ func Seeds() []Case {
 			for w := range 3 {
 				k := 3*elem + w
 				out = append(out, Case{Generic: gen == 1, Elem: elem, Shape: (k + gen) % len(Shapes), Procs: k % 3, Mean: (w + gen) % 4,
-					Eps: k % len(Epsilons), Weight: w, Return: (elem + w) % 3, Locs: w == 1})
+					Eps: k % len(Epsilons), Weight: w, Return: (elem + w) % 3, Locs: w == 1, Square: (k+gen)%2 == 1})
 			}
 		}
 		for near := 1; near < nearCount; near++ {
@@ -655,7 +676,8 @@ func Seeds() []Case {
 			for sub := range subs {
 				for i, elem := range []int{0, 1 + (near+sub)%2} {
 					c := Case{Generic: gen == 1, Elem: elem, Shape: (near + sub + i) % 5, Procs: (near + i) % 3, Mean: (near + i) % 4,
-						Eps: near % len(Epsilons), Weight: (near + sub + i) % 3, Return: (near + sub + i) % 3, Locs: (near+i)%2 == 0, Near: near, Sub: sub}
+						Eps: near % len(Epsilons), Weight: (near + sub + i) % 3, Return: (near + sub + i) % 3, Locs: (near+i)%2 == 0, Near: near, Sub: sub,
+						Square: (near+sub+i)%3 == 0}
 					out = append(out, c)
 				}
 			}
