@@ -596,6 +596,10 @@ def launch(args, procs, mode, runs, tag):
             env.pop("ARC_QUANT", None)
             if mode == "arc":
                 env["ARC_DUMP_DIR"] = os.path.join(args.work, "dumps", f"{tag}-{p}")
+                # arc's watchdog (10 minutes by default) fails a call that waits
+                # for a peer before the harness counts it as a hang: the log then
+                # says which rank waited for which
+                env.setdefault("ARC_TIMEOUT_MS", str(int(args.run_timeout * 500)))
             cmd = [sys.executable, __file__, "--child", "--mode", mode, "--procs", str(procs), "--process", str(p),
                    "--port", str(port), "--job", job, "--res", res, "--progress", progress + (f".{p}" if p else "")]
             log = open(os.path.join(args.work, "logs", f"{tag}-{p}.log"), "a")
@@ -611,7 +615,16 @@ def launch(args, procs, mode, runs, tag):
                 hang = True  # the run in progress hangs
                 break
             if any(p.poll() not in (None, 0) for p in ps):
-                break  # a process died: the others would wait for it in a collective
+                # A process died: the others would wait for it in a collective.
+                # Another group's hang kills MPS's clients before the daemon's
+                # restart is announced: wait for the announcement a moment, so
+                # that such a death is not taken for this run's.
+                for _ in range(25):
+                    if args.mps.gen != gen or args.mps.busy:
+                        restarted = True
+                        break
+                    time.sleep(0.2)
+                break
         for p in ps:
             if p.poll() is None:
                 os.killpg(p.pid, 9)
