@@ -317,6 +317,9 @@ func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
 	if why := f.closure(); why != "" {
 		return nil, why
 	}
+	if why := f.statedTypes(); why != "" {
+		return nil, why
+	}
 	if err := f.fz.Recipe.Check(); err != nil {
 		return nil, err.Error()
 	}
@@ -418,6 +421,29 @@ func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
 	}
 	f.removed[sq.Op] = true
 	return sq, ""
+}
+
+// statedTypes says where an op the fusion replaces, or one it moves, states
+// an operand's type otherwise than the value's definition does (MLIR
+// refuses such a use; the matcher read the op by its stated types).
+func (f *flow) statedTypes() string {
+	for _, ops := range [][]*ir.Op{f.fz.Ops, f.fz.Hoist} {
+		for _, op := range ops {
+			h := f.op(op)
+			if h == nil {
+				continue
+			}
+			for i, v := range h.Operands {
+				if i >= len(h.OperandTypes) {
+					break
+				}
+				if t, ok := f.typeOf(op, v); ok && !sameType(t, h.OperandTypes[i]) {
+					return fmt.Sprintf("%s at %s uses %s as %s, which is %s", op.Name, f.m.Position(int(op.Start)), v, h.OperandTypes[i], t)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // squares reports whether v computes x * x and nothing else.
