@@ -2,7 +2,6 @@ package docs
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -65,17 +64,14 @@ func placeOf(path string) (codecPlace, bool) {
 // and say why) and for an entry that names none any more. ARCHITECTURE.md's
 // "A codec" must name each step's places and their count.
 func TestEveryPlaceACodecIsNamed(t *testing.T) {
-	out, err := exec.Command("git", "-C", "..", "ls-files", "-z", "--", "*.go", "*.h", "*.c", "*.cc", "*.cu", "*.cuh").Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v", err)
-	}
+	files := trackedFiles(t, "*.go", "*.h", "*.c", "*.cc", "*.cu", "*.cuh")
 	words := make([]string, len(abi.Quantized))
 	for i, c := range abi.Quantized {
 		words[i] = regexp.QuoteMeta(c)
 	}
 	codecWord := regexp.MustCompile(`\b(` + strings.Join(words, "|") + `)\b`)
 	used := map[string]bool{}
-	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") || strings.Contains(f, "testdata/") {
 			continue
 		}

@@ -2,7 +2,6 @@ package docs
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,12 +17,7 @@ var issueNumber = regexp.MustCompile(`(?i)\bissues? #?[0-9]+(?:[^.0-9]|\.(?:[^0-
 // comment or a page that names an issue number tells a reader nothing; it
 // says the reason instead.
 func TestCodeCitesNoIssueNumbers(t *testing.T) {
-	out, err := exec.Command("git", "-C", "..", "ls-files", "*.go", "*.c", "*.cc", "*.cu", "*.cuh", "*.h", "*.py", "*.sh",
-		"Makefile", ".ci/*", "*.md").Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v (not a git checkout)", err)
-	}
-	files := strings.Fields(string(out))
+	files := trackedFiles(t, "*.go", "*.c", "*.cc", "*.cu", "*.cuh", "*.h", "*.py", "*.sh", "Makefile", ".ci/*", "*.md")
 	if len(files) < 100 {
 		t.Fatalf("git ls-files found %d code files; the repository has more", len(files))
 	}

@@ -3,7 +3,6 @@ package docs
 import (
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -12,11 +11,7 @@ import (
 // not die before its first line, as .ci/coldtime once did on an apostrophe
 // inside its single-quoted awk program.
 func TestShellScriptsParse(t *testing.T) {
-	out, err := exec.Command("git", "-C", "..", "ls-files", "*.sh", ".ci/*").Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v", err)
-	}
-	files := strings.Fields(string(out))
+	files := trackedFiles(t, "*.sh", ".ci/*")
 	if len(files) == 0 {
 		t.Fatal("no scripts found")
 	}

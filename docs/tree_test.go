@@ -10,14 +10,21 @@ import (
 	"testing"
 )
 
+// trackedFiles lists the repository's files git tracks that match the
+// patterns (every file without one), or skips the test outside a checkout.
+func trackedFiles(t *testing.T, patterns ...string) []string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", "..", "ls-files", "-z", "--"}, patterns...)...).Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v (not a git checkout)", err)
+	}
+	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
+}
+
 // The tree holds sources, documents and test data, never a build's output:
 // no executable or object file of any platform (a 20 MB ELF build of a test
 // driver was once committed with a refactor), whatever its name.
 func TestNoBuildOutputsInTheTree(t *testing.T) {
-	out, err := exec.Command("git", "-C", "..", "ls-files", "-z").Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v", err)
-	}
 	magics := []struct {
 		what  string
 		magic []byte
@@ -29,7 +36,7 @@ func TestNoBuildOutputsInTheTree(t *testing.T) {
 		{"a Windows executable", []byte("MZ")},
 		{"an ar archive (.a)", []byte("!<arch>\n")},
 	}
-	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+	for _, f := range trackedFiles(t) {
 		switch filepath.Ext(f) {
 		case ".o", ".so", ".a", ".dylib", ".dll", ".exe", ".test", ".pyc", ".whl", ".cubin", ".fatbin":
 			t.Errorf("%s: a build output is committed", f)
@@ -77,12 +84,8 @@ var productScripts = []string{
 }
 
 func TestGPUMachineScriptsInDevtest(t *testing.T) {
-	out, err := exec.Command("git", "-C", "..", "ls-files", "-z", "*.sh", "*.py").Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v", err)
-	}
-	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		if f != "" && !strings.HasPrefix(f, "devtest/") && !slices.Contains(productScripts, f) {
+	for _, f := range trackedFiles(t, "*.sh", "*.py") {
+		if !strings.HasPrefix(f, "devtest/") && !slices.Contains(productScripts, f) {
 			t.Errorf("%s: a script outside devtest/ that docs/tree_test.go does not list as the product's", f)
 		}
 	}
