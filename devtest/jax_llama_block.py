@@ -23,11 +23,12 @@ import sys
 DEVICES = 8
 
 
-def environment():
-    """The CPU platform with 8 devices, before JAX is imported."""
+def environment(devices=DEVICES):
+    """The CPU platform with this many devices, before JAX is imported
+    (jax_norm_blocks.py's too)."""
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     os.environ.setdefault("ARC_DISABLE", "1")  # an installed arc_jax has nothing to do on the CPU
-    flag = f"--xla_force_host_platform_device_count={DEVICES}"
+    flag = f"--xla_force_host_platform_device_count={devices}"
     if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):
         os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + flag).strip()
 

@@ -29,20 +29,13 @@ import os
 import re
 import sys
 
+import jax_llama_block
+
 DEVICES = 4
 ROWS, HIDDEN, INNER = 6, 384, 512  # several rows; a row of 384 is not a power of two
 EPS = 1e-6
 AXIS = "tp"
 BLOCKS = ["gemma", "gemma_io", "layernorm", "layernorm_fast", "rms_fp8", "loss"]
-
-
-def environment():
-    """The CPU platform with DEVICES devices, before JAX is imported."""
-    os.environ.setdefault("JAX_PLATFORMS", "cpu")
-    os.environ.setdefault("ARC_DISABLE", "1")  # an installed arc_jax has nothing to do on the CPU
-    flag = f"--xla_force_host_platform_device_count={DEVICES}"
-    if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):
-        os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + flag).strip()
 
 
 def norms():
@@ -139,7 +132,7 @@ def main() -> int:
     ap.add_argument("--dtypes", default="bf16,f32")
     ap.add_argument("--blocks", default=",".join(BLOCKS))
     args = ap.parse_args()
-    environment()
+    jax_llama_block.environment(DEVICES)
     import jax
 
     os.makedirs(args.out, exist_ok=True)
