@@ -6,7 +6,15 @@ import (
 )
 
 // The fused kernels: an all-reduce followed, in the same kernel, by the
-// residual add and the RMSNorm of each row (docs/KERNELS.md).
+// residual add and the norm of each row (docs/KERNELS.md).
+
+// NormKinds are the norms the fused kernels run, in the order of the C enum
+// arc_norm_kind: "rmsnorm" scales a row by the root of its mean square
+// (Llama, Gemma); "layernorm" centres it on its mean and scales it by the
+// root of its variance, the mean square of its deviations (GPT-2, OPT,
+// Phi); "layernorm_fast" takes the variance as mean(h*h) - mean(h)^2,
+// clamped at zero (flax's use_fast_variance). A LayerNorm may add a bias.
+var NormKinds = []string{"rmsnorm", "layernorm", "layernorm_fast"}
 
 // NormMeans are how the program turns a row's sum of squares into its
 // mean, in the order of the C enum arc_norm_mean: "mul" multiplies by a
@@ -30,6 +38,9 @@ const (
 	FusedMaxRowBytes = 64 << 10
 	FusedRowMultiple = 32
 )
+
+// NormKind returns a norm's C API number, or -1.
+func NormKind(name string) int { return slices.Index(NormKinds, name) }
 
 // NormMean returns a mean's C API number, or -1.
 func NormMean(name string) int { return slices.Index(NormMeans, name) }

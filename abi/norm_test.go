@@ -10,7 +10,7 @@ import (
 // handler's tables in gpu/arc_ffi.cc.
 func TestNormNamesAgree(t *testing.T) {
 	h := read(t, "../gpu/arc_gpu.h")
-	for prefix, names := range map[string][]string{"ARC_NORM_MEAN_": NormMeans, "ARC_NORM_WEIGHT_": NormWeights} {
+	for prefix, names := range map[string][]string{"ARC_NORM_KIND_": NormKinds, "ARC_NORM_MEAN_": NormMeans, "ARC_NORM_WEIGHT_": NormWeights} {
 		got := enumValues(h, prefix)
 		for i, n := range names {
 			if v, ok := got[prefix+strings.ToUpper(n)]; !ok || v != i {
@@ -19,7 +19,7 @@ func TestNormNamesAgree(t *testing.T) {
 		}
 	}
 	src := read(t, "../gpu/arc_ffi.cc")
-	for table, want := range map[string][]string{"kNormMeans": NormMeans, "kNormWeights": NormWeights} {
+	for table, want := range map[string][]string{"kNormKinds": NormKinds, "kNormMeans": NormMeans, "kNormWeights": NormWeights} {
 		m := regexp.MustCompile(table + `\[\]\s*=\s*\{([^}]*)\}`).FindStringSubmatch(src)
 		if m == nil || strings.ReplaceAll(strings.ReplaceAll(m[1], `"`, ""), " ", "") != strings.Join(want, ",") {
 			t.Errorf("gpu/arc_ffi.cc %s: %v, want %v", table, m, want)

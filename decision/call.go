@@ -22,10 +22,6 @@ const AllReduce = "arc_allreduce"
 // Call.check; the fused all-reduce and norm is a form of AllReduce.
 var Targets = []string{AllReduce}
 
-// NormRMS is the one norm arc's fused kernels run: the residual add, then
-// the RMSNorm of each row.
-const NormRMS = "rmsnorm"
-
 // Call is one of arc's custom calls: what the GPU lowering writes in place
 // of the operands of an all-reduce that run arc's kernel, and what the
 // runtime's handler (gpu/arc_ffi.cc) reads of it. The kernel, its group and
@@ -35,15 +31,17 @@ const NormRMS = "rmsnorm"
 //
 // It has two forms. The plain one reads one operand and returns its sum.
 // The fused one (Norm set) replaces the all-reduce and the residual add and
-// RMSNorm that follow it: it reads the all-reduce's operand, the residual x
-// of the same type and the weight w (one row's elements), and returns
-// h = x + sum and y, h's rows normalised, both of the operand's type.
+// norm that follow it (abi.NormKinds): it reads the all-reduce's operand,
+// the residual x of the same type, the weight w (one row's elements) and,
+// for a LayerNorm with one, the bias b (as w), and returns h = x + sum and
+// y, h's rows normalised, both of the operand's type.
 type Call struct {
 	Target string // one of Targets
 	// Decision is the decision the call runs: Algo, Codec, Link and
 	// CastBF16ToFP16 name the kernel (backend_config); Lowering, Reason,
 	// EstUS and NativeUS are recorded beside it, and for the fused form
-	// Fuse (NormRMS) and FuseReason. Payload is never set.
+	// Fuse (the norm's kind, Norm.Norm) and FuseReason. Payload is never
+	// set.
 	Decision
 	// Norm is the fused form's norm, as the program computes it; nil for
 	// the plain form.
@@ -118,12 +116,16 @@ var configKeys = map[string][]ConfigKey{
 // ConfigKeys lists a target's backend_config entries: name and kind.
 func ConfigKeys(target string) []ConfigKey { return slices.Clone(configKeys[target]) }
 
-// Arity is how many operands and results a call of either form takes.
-func Arity(fused bool) (operands, results int) {
-	if fused {
-		return 3, 2 // the operand, the residual and the weight; h and y
+// Arity is how many operands and results a call of the form takes: plain
+// (nil) or fused with the norm rc.
+func Arity(rc *norm.Recipe) (operands, results int) {
+	switch {
+	case rc == nil:
+		return 1, 1
+	case rc.Bias:
+		return 4, 2 // the operand, the residual, the weight and the bias; h and y
 	}
-	return 1, 1
+	return 3, 2 // the operand, the residual and the weight; h and y
 }
 
 // config prints backend_config.
@@ -160,7 +162,7 @@ func (c *Call) value(key string) string {
 	case keyWorld:
 		return fmt.Sprintf("%d : i64", c.World)
 	case keyNorm:
-		return ir.Quote(NormRMS)
+		return ir.Quote(c.Norm.Norm)
 	case keyRow:
 		return fmt.Sprintf("%d : i64", c.Norm.Row)
 	case keyMean:
@@ -207,7 +209,7 @@ func (c *Call) Format() string {
 		{Name: "result_layouts", Value: "[" + strings.Join(outLayouts, ", ") + "]"},
 	}, c.Kept...)
 	if c.Norm != nil {
-		attrs = append(attrs, ir.Attr{Name: AttrFuse, Value: ir.Quote(NormRMS)}, ir.Attr{Name: AttrFuseReason, Value: ir.Quote(c.FuseReason)})
+		attrs = append(attrs, ir.Attr{Name: AttrFuse, Value: ir.Quote(c.Norm.Norm)}, ir.Attr{Name: AttrFuseReason, Value: ir.Quote(c.FuseReason)})
 	}
 	slices.SortStableFunc(attrs, func(a, b ir.Attr) int { return strings.Compare(a.Name, b.Name) })
 	dict := make([]string, len(attrs))
@@ -500,18 +502,20 @@ func f32Scalar(v string) bool {
 
 // checkNorm reads the fused form's norm (raw as for check) into c, and
 // checks the operands and results the handler takes: the operand, the
-// residual of its type and a weight of one row's elements; h and y of the
-// operand's type.
+// residual of its type, a weight of one row's elements and, for a
+// LayerNorm with a bias (a fourth operand), the bias as the weight; h and
+// y of the operand's type.
 func (c *Call) checkNorm(raw map[string]string, errAt func(string, ...any) error) error {
-	if kind := raw[keyNorm]; kind != NormRMS {
-		return errAt("backend_config: norm %q (arc fuses %q)", kind, NormRMS)
+	kind := raw[keyNorm]
+	if abi.NormKind(kind) < 0 {
+		return errAt("backend_config: norm %q (arc fuses %v)", kind, abi.NormKinds)
 	}
-	ins, outs := Arity(true)
-	if len(c.Operands) != ins || len(c.ResultTypes) != outs {
-		return errAt("the fused call takes the operand, the residual and the weight and returns h and y, not %d operands and %d results", len(c.Operands), len(c.ResultTypes))
+	rc := &norm.Recipe{Norm: kind, Mean: raw[keyMean], Weight: raw[keyWeight], Bias: len(c.Operands) == 4}
+	ins, outs := Arity(rc)
+	if len(c.Operands) != ins || len(c.ResultTypes) != outs || rc.Bias && !rc.Layer() {
+		return errAt("the fused call of %s takes the operand, the residual, the weight (and a LayerNorm's bias) and returns h and y, not %d operands and %d results", kind, len(c.Operands), len(c.ResultTypes))
 	}
 	t := c.OperandTypes[0]
-	rc := &norm.Recipe{Mean: raw[keyMean], Weight: raw[keyWeight]}
 	row, err := strconv.ParseInt(raw[keyRow], 10, 64)
 	if err != nil || row <= 0 || row > math.MaxInt32 || len(t.Shape) == 0 || t.Shape[len(t.Shape)-1] != row {
 		return errAt("backend_config: row %q is not the last dimension of %s", raw[keyRow], t)
@@ -531,9 +535,11 @@ func (c *Call) checkNorm(raw map[string]string, errAt func(string, ...any) error
 	if err := abi.CheckFused(c.Algo, row, ir.ElemBytes(t.Elem)); err != nil {
 		return errAt("backend_config: %v", err)
 	}
-	for i, want := range []ir.TensorType{t, {Elem: t.Elem, Shape: c.OperandTypes[2].Shape}} {
-		if got := c.OperandTypes[i+1]; got.String() != want.String() || i == 1 && got.Elems() != row {
-			return errAt("operand %d is %s: the fused call takes %s", i+1, got, []string{"the residual of the operand's type", fmt.Sprintf("a weight of %d elements of %s", row, t.Elem)}[i])
+	wt := ir.TensorType{Elem: t.Elem, Shape: c.OperandTypes[2].Shape}
+	for i, want := range []ir.TensorType{t, wt, wt}[:ins-1] {
+		if got := c.OperandTypes[i+1]; got.String() != want.String() || i >= 1 && got.Elems() != row {
+			return errAt("operand %d is %s: the fused call takes %s", i+1, got, []string{"the residual of the operand's type",
+				fmt.Sprintf("a weight of %d elements of %s", row, t.Elem), "a bias of the weight's type"}[i])
 		}
 	}
 	for i, r := range c.ResultTypes {
@@ -541,7 +547,7 @@ func (c *Call) checkNorm(raw map[string]string, errAt func(string, ...any) error
 			return errAt("result %d is %s, not the operand's %s", i, r, t)
 		}
 	}
-	c.Norm, c.Fuse = rc, NormRMS
+	c.Norm, c.Fuse = rc, kind
 	return nil
 }
 

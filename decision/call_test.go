@@ -48,11 +48,18 @@ func TestCallRoundTrip(t *testing.T) {
 				{Name: "sdy.sharding", Value: `#sdy.sharding_per_value<[<@mesh, [{"x"}]>]>`}}},
 		// The fused form: the operand, the residual and the weight; h and y.
 		{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "oneshot", Codec: "none", Algo: "oneshot", Link: "peer", Reason: "small",
-			EstUS: 3, NativeUS: 9, Fuse: decision.NormRMS, FuseReason: "fused with the residual add"},
-			Norm:  &norm.Recipe{Row: 128, Mean: "div", Scale: 128, Eps: 1e-6, Weight: "io"},
+			EstUS: 3, NativeUS: 9, Fuse: "rmsnorm", FuseReason: "fused with the residual add"},
+			Norm:  &norm.Recipe{Norm: "rmsnorm", Row: 128, Mean: "div", Scale: 128, Eps: 1e-6, Weight: "io"},
 			World: 2, Devices: []int64{0, 1}, Groups: []int64{0, 1},
 			Operands: []string{"%s", "%x", "%w"}, OperandTypes: []ir.TensorType{tensor("bf16", 8, 128), tensor("bf16", 8, 128), tensor("bf16", 1, 128)},
 			ResultTypes: []ir.TensorType{tensor("bf16", 8, 128), tensor("bf16", 8, 128)}},
+		// LayerNorm with a bias: a fourth operand, the weight's type.
+		{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "twoshot", Codec: "fp", Algo: "twoshot", Link: "peer", Reason: "r",
+			EstUS: 3, NativeUS: 9, Fuse: "layernorm_fast", FuseReason: "fused"},
+			Norm:  &norm.Recipe{Norm: "layernorm_fast", Row: 64, Mean: "div", Scale: 64, Eps: 1e-6, Weight: "f32", Bias: true},
+			World: 2, Devices: []int64{0, 1}, Groups: []int64{0, 1},
+			Operands: []string{"%s", "%x", "%w", "%b"}, OperandTypes: []ir.TensorType{tensor("f32", 4, 64), tensor("f32", 4, 64), tensor("f32", 64), tensor("f32", 64)},
+			ResultTypes: []ir.TensorType{tensor("f32", 4, 64), tensor("f32", 4, 64)}},
 	} {
 		text := "%r = " + c.Format()
 		if len(c.ResultTypes) == 2 {
@@ -90,8 +97,8 @@ func TestCallFormat(t *testing.T) {
 // decision.
 func TestFusedCallFormat(t *testing.T) {
 	c := decision.Call{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "twoshot", Codec: "fp", Algo: "twoshot", Link: "peer", Reason: "why",
-		EstUS: 1, NativeUS: 2, Fuse: decision.NormRMS, FuseReason: "pays"},
-		Norm:  &norm.Recipe{Row: 64, Mean: "mul", Scale: 1.0 / 64, Eps: 1e-5, Weight: "f32"},
+		EstUS: 1, NativeUS: 2, Fuse: "rmsnorm", FuseReason: "pays"},
+		Norm:  &norm.Recipe{Norm: "rmsnorm", Row: 64, Mean: "mul", Scale: 1.0 / 64, Eps: 1e-5, Weight: "f32"},
 		World: 2, Devices: []int64{1, 0}, Groups: []int64{0, 1}, Operands: []string{"%s", "%x", "%w"},
 		OperandTypes: []ir.TensorType{tensor("f16", 2, 64), tensor("f16", 2, 64), tensor("f16", 64)}, ResultTypes: []ir.TensorType{tensor("f16", 2, 64), tensor("f16", 2, 64)}}
 	want := `"stablehlo.custom_call"(%s, %x, %w) {api_version = 4 : i32, arc.est_us = 1.0 : f64, arc.fuse = "rmsnorm", arc.fuse_reason = "pays", arc.lowering = "twoshot", arc.native_us = 2.0 : f64, arc.reason = "why", ` +
@@ -113,11 +120,9 @@ func TestCallErrors(t *testing.T) {
 		return call(fmt.Sprintf(`, backend_config = {algo = %q, cast = %s : i64, codec = %q, devices = array<i64: %s>, groups = array<i64: 0, 1>, link = %q, world = 2 : i64}`, algo, cast, codec, devices, link))
 	}
 	const fusedTypes = "(tensor<2x64xf16>, tensor<2x64xf16>, tensor<64xf16>) -> (tensor<2x64xf16>, tensor<2x64xf16>)"
+	const biasTypes = "(tensor<2x64xf16>, tensor<2x64xf16>, tensor<64xf16>, tensor<64xf16>) -> (tensor<2x64xf16>, tensor<2x64xf16>)"
 	fused := func(norm, row, scale, mean, weight, types string) string {
-		operands := "%s, %x, %w"
-		if strings.Count(types, "tensor") == 4 {
-			operands = "%s, %x"
-		}
+		operands := map[int]string{4: "%s, %x", 5: "%s, %x, %w", 6: "%s, %x, %w, %b"}[strings.Count(types, "tensor")]
 		return fmt.Sprintf(`%%h, %%y = "stablehlo.custom_call"(%s) {call_target_name = "arc_allreduce", backend_config = {algo = "oneshot", cast = 0 : i64, codec = "none", eps = 0x3727C5AC : f32, groups = array<i64: 0, 1>, link = "peer", mean = %q, norm = %q, row = %s : i64, scale = %s : f32, weight = %q, world = 2 : i64}} : %s`,
 			operands, mean, norm, row, scale, weight, types)
 	}
@@ -135,9 +140,14 @@ func TestCallErrors(t *testing.T) {
 		{kernel("oneshot", "0", "none", "0, 1, 2, 3", "peer"), `backend_config: devices "array<i64: 0, 1, 2, 3>" do not match groups "array<i64: 0, 1>"`},
 		{strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), "}", `}, arc.est_us = "soon"`, 1), `arc.est_us: "soon" is not a number`},
 		{strings.Replace(strings.Replace(kernel("oneshot", "0", "none", "0, 1", "peer"), "(%x)", "(%x, %x)", 1), "(tensor<4xf32>)", "(tensor<4xf32>, tensor<4xf32>)", 1), "arc's call takes one operand and returns its sum, not 2 operands and 1 results"},
-		{fused("layernorm", "64", "0x3C800000", "mul", "f32", fusedTypes), `backend_config: norm "layernorm" (arc fuses "rmsnorm")`},
+		{fused("groupnorm", "64", "0x3C800000", "mul", "f32", fusedTypes), `backend_config: norm "groupnorm" (arc fuses [rmsnorm layernorm layernorm_fast])`},
 		{fused("rmsnorm", "64", "0x3C800000", "mul", "f32", "(tensor<2x64xf16>, tensor<2x64xf16>) -> (tensor<2x64xf16>, tensor<2x64xf16>)"),
-			"the fused call takes the operand, the residual and the weight and returns h and y, not 2 operands and 2 results"},
+			"the fused call of rmsnorm takes the operand, the residual, the weight (and a LayerNorm's bias) and returns h and y, not 2 operands and 2 results"},
+		{fused("rmsnorm", "64", "0x3C800000", "mul", "f32", biasTypes),
+			"the fused call of rmsnorm takes the operand, the residual, the weight (and a LayerNorm's bias) and returns h and y, not 4 operands and 2 results"},
+		{fused("layernorm", "64", "0x3C800000", "mul", "io", fusedTypes), `backend_config: norm: layernorm applies its weight in f32, not "io"`},
+		{fused("layernorm_fast", "64", "0x3C800000", "mul", "f32", strings.Replace(biasTypes, "tensor<64xf16>)", "tensor<64xf32>)", 1)),
+			"operand 3 is tensor<64xf32>: the fused call takes a bias of the weight's type"},
 		{fused("rmsnorm", "32", "0x3C800000", "mul", "f32", fusedTypes), `backend_config: row "32" is not the last dimension of tensor<2x64xf16>`},
 		{fused("rmsnorm", "64", `"1/64"`, "mul", "f32", fusedTypes), `backend_config: scale = "1/64" : f32 is a string, but the handler reads scale as an f32`},
 		{strings.Replace(fused("rmsnorm", "64", "0x3C800000", "mul", "f32", fusedTypes), "eps = 0x3727C5AC : f32", "eps = 1.0e-06", 1), // an f64

@@ -48,7 +48,7 @@ func Collectives(m *ir.Module) ([]*ir.Collective, error) {
 // all-reduce's operand and sum, which for the fused form are its first
 // operand and its first result (h, whose type is the sum's).
 func collective(m *ir.Module, op *ir.Op, call *Call) *ir.Collective {
-	ins, outs := Arity(false)
+	ins, outs := Arity(nil)
 	return &ir.Collective{
 		Op: op, Kind: "all_reduce", Pos: m.Position(int(op.Start)),
 		Operands: call.Operands[:ins], OperandTypes: call.OperandTypes[:ins], ResultTypes: call.ResultTypes[:outs],

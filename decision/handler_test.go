@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc/decision"
+	"github.com/arcpass/arc/reference/norm"
 )
 
 func read(t *testing.T, path string) string {
@@ -28,14 +29,16 @@ type handler struct {
 	// as !c->have_KEY).
 	required []string
 	// fused are the fused form's keys: those of the branches that set
-	// c->norm or count towards have_norm_keys; norm is the value of norm
-	// that marks the form, and fusedRequired how many keys it counts.
+	// c->norm or count towards have_norm_keys; norms is the table of
+	// norm's values that mark the form, and fusedRequired how many keys it
+	// counts.
 	fused         []string
-	norm          string
+	norms         string
 	fusedRequired int
-	// arity is the operands and results of each form, plain and fused
-	// ("nargs = c.norm ? 3 : 1, nrets = c.norm ? 2 : 1").
-	arity [2][2]int
+	// arity is the operands and results of each form, plain, fused and
+	// fused with a bias ("nargs = c.norm ? (bias ? 4 : 3) : 1, nrets =
+	// c.norm ? 2 : 1").
+	arity [3][2]int
 }
 
 // readHandler reads gpu/arc_ffi.cc.
@@ -87,21 +90,21 @@ func readHandler(t *testing.T, src string) handler {
 	slices.Sort(h.required)
 	h.required = slices.Compact(h.required)
 	slices.Sort(h.fused)
-	if m := regexp.MustCompile(`c->norm = v == "(\w+)"`).FindStringSubmatch(body); m != nil {
-		h.norm = m[1]
+	if m := regexp.MustCompile(`c->norm = lookup\((\w+),`).FindStringSubmatch(body); m != nil {
+		h.norms = m[1]
 	}
 	if m := regexp.MustCompile(`c->norm && c->have_norm_keys != (\d+)`).FindStringSubmatch(body); m != nil {
 		h.fusedRequired, _ = strconv.Atoi(m[1])
 	}
-	m := regexp.MustCompile(`nargs = c\.norm \? (\d+) : (\d+), nrets = c\.norm \? (\d+) : (\d+);`).FindStringSubmatch(src)
+	m := regexp.MustCompile(`nargs = c\.norm \? \(bias \? (\d+) : (\d+)\) : (\d+), nrets = c\.norm \? (\d+) : (\d+);`).FindStringSubmatch(src)
 	if m == nil {
 		t.Fatal("gpu/arc_ffi.cc: no operand and result counts (nargs, nrets) of either form")
 	}
-	n := make([]int, 4)
+	n := make([]int, 5)
 	for i := range n {
 		n[i], _ = strconv.Atoi(m[i+1])
 	}
-	h.arity = [2][2]int{{n[1], n[3]}, {n[0], n[2]}}
+	h.arity = [3][2]int{{n[2], n[4]}, {n[1], n[3]}, {n[0], n[3]}}
 	return h
 }
 
@@ -146,16 +149,16 @@ func TestHandlerReadsWhatArcWrites(t *testing.T) {
 	if !slices.Equal(h.fused, ourFused) {
 		t.Errorf("gpu/arc_ffi.cc reads %v for the fused form, decision writes %v", h.fused, ourFused)
 	}
-	if h.norm != decision.NormRMS {
-		t.Errorf("gpu/arc_ffi.cc's fused form is norm = %q, decision writes %q", h.norm, decision.NormRMS)
+	if h.norms != "kNormKinds" { // abi's tests hold the table to abi.NormKinds
+		t.Errorf("gpu/arc_ffi.cc's fused form is marked by norm's values in %q, not kNormKinds", h.norms)
 	}
 	if h.fusedRequired != len(ourFused)-1 { // all but norm, which marks the form
 		t.Errorf("gpu/arc_ffi.cc requires %d keys of the fused form besides norm, decision writes %d", h.fusedRequired, len(ourFused)-1)
 	}
-	for i, fused := range []bool{false, true} {
-		ins, outs := decision.Arity(fused)
+	for i, rc := range []*norm.Recipe{nil, {Norm: "layernorm"}, {Norm: "layernorm", Bias: true}} {
+		ins, outs := decision.Arity(rc)
 		if h.arity[i] != [2]int{ins, outs} {
-			t.Errorf("fused %v: gpu/arc_ffi.cc takes %d operands and %d results, decision writes %d and %d", fused, h.arity[i][0], h.arity[i][1], ins, outs)
+			t.Errorf("%v: gpu/arc_ffi.cc takes %d operands and %d results, decision writes %d and %d", rc, h.arity[i][0], h.arity[i][1], ins, outs)
 		}
 	}
 

@@ -767,6 +767,13 @@ static int plan_norm(const arc_comm *comm, const arc_norm *norm, size_t count, u
     return fail(ARC_ERR_INVALID, "arc_allreduce_norm: unknown mean");
   if (norm->weight_mode != ARC_NORM_WEIGHT_F32 && norm->weight_mode != ARC_NORM_WEIGHT_IO)
     return fail(ARC_ERR_INVALID, "arc_allreduce_norm: unknown weight placement");
+  if (norm->kind != ARC_NORM_KIND_RMSNORM && norm->kind != ARC_NORM_KIND_LAYERNORM &&
+      norm->kind != ARC_NORM_KIND_LAYERNORM_FAST)
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: unknown norm");
+  if (norm->kind != ARC_NORM_KIND_RMSNORM && norm->weight_mode != ARC_NORM_WEIGHT_F32)
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: LayerNorm applies its weight in f32");
+  if (norm->kind == ARC_NORM_KIND_RMSNORM && norm->bias != nullptr)
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: RMSNorm has no bias");
   if (count == 0) return ARC_OK;
   if (norm->residual == nullptr || norm->weight == nullptr || norm->y == nullptr)
     return fail(ARC_ERR_INVALID, "arc_allreduce_norm: null residual, weight or y");
@@ -796,12 +803,16 @@ static int plan_norm(const arc_comm *comm, const arc_norm *norm, size_t count, u
   a->norm.eps = norm->eps;
   a->norm.mean = norm->mean;
   a->norm.wmode = norm->weight_mode;
+  a->norm.kind = norm->kind;
+  a->norm.b = norm->bias;
   auto aligned = [](const void *p) { return (uintptr_t)p % 16 == 0; };
-  a->vec = a->vec && aligned(norm->residual) && aligned(norm->weight) && aligned(norm->y) && N % 8 == 0;
+  a->vec = a->vec && aligned(norm->residual) && aligned(norm->weight) && aligned(norm->y) &&
+           (norm->bias == nullptr || aligned(norm->bias)) && N % 8 == 0;
   uint32_t sbits, ebits;
   memcpy(&sbits, &norm->scale, 4);
   memcpy(&ebits, &norm->eps, 4);
-  const uint32_t h = fingerprint_hash((uint32_t)N ^ sbits * 3u, ebits ^ (uint32_t)norm->mean << 1 ^ (uint32_t)norm->weight_mode);
+  const uint32_t h = fingerprint_hash((uint32_t)N ^ sbits * 3u, ebits ^ (uint32_t)norm->mean << 1 ^ (uint32_t)norm->weight_mode ^
+                                        (uint32_t)norm->kind << 2 ^ (norm->bias != nullptr ? 16u : 0u));
   a->desc_z |= ARC_DESC_FUSED | (h & 0x7Fu) << 25;
   a->desc_hash = fingerprint_hash(a->desc_y, a->desc_z);
   return ARC_OK;

@@ -50,7 +50,7 @@ struct call_config {
   int64_t world = 0;
   std::vector<int64_t> groups, devices;
   bool have_algo = false, have_codec = false, have_world = false, have_groups = false, have_devices = false;
-  // the fused form: norm = "rmsnorm" and its recipe
+  // the fused form: norm = "rmsnorm", "layernorm" or "layernorm_fast" and its recipe
   bool norm = false;
   arc_norm rms = {};
   int have_norm_keys = 0;  // of row, mean, scale, eps, weight
@@ -129,6 +129,7 @@ bool lookup(const char *(*name)(int), int n, const std::string &s, E *out) {
   return false;
 }
 
+const char *const kNormKinds[] = {"rmsnorm", "layernorm", "layernorm_fast"};
 const char *const kNormMeans[] = {"mul", "div"};
 const char *const kNormWeights[] = {"f32", "io"};
 
@@ -178,7 +179,7 @@ std::string parse_attrs(const arc_xla_attrs &attrs, call_config *c) {
     } else if (key == "norm" || key == "mean" || key == "weight") {
       if (type != ARC_XLA_ATTR_STRING) return "attribute " + key + " must be a string";
       const std::string v = span_str(static_cast<const arc_xla_byte_span *>(value));
-      bool ok = key == "norm"   ? (c->norm = v == "rmsnorm")
+      bool ok = key == "norm"   ? (c->norm = lookup(kNormKinds, 3, v, &c->rms.kind))
                 : key == "mean" ? lookup(kNormMeans, 2, v, &c->rms.mean)
                                 : lookup(kNormWeights, 2, v, &c->rms.weight_mode);
       if (!ok) return "unknown " + key + " \"" + v + "\"";
@@ -521,8 +522,10 @@ extern "C" XLA_FFI_Error *arc_ffi_allreduce(XLA_FFI_CallFrame *opaque) {
   std::string bad = parse_attrs(frame->attrs, &c);
   if (!bad.empty()) return fail(api, ARC_XLA_INVALID_ARGUMENT, "%s", bad.c_str());
 
-  // One operand and one result; the fused form: operand, residual, weight -> h, y.
-  const int64_t nargs = c.norm ? 3 : 1, nrets = c.norm ? 2 : 1;
+  // One operand and one result; the fused form: operand, residual, weight
+  // (and a LayerNorm's bias, a fourth operand) -> h, y.
+  const bool bias = c.norm && c.rms.kind != ARC_NORM_KIND_RMSNORM && frame->args.size == 4;
+  const int64_t nargs = c.norm ? (bias ? 4 : 3) : 1, nrets = c.norm ? 2 : 1;
   bool buffers = frame->args.size == nargs && frame->rets.size == nrets;
   for (int64_t i = 0; buffers && i < nargs; i++) buffers = frame->args.types[i] == ARC_XLA_ARG_BUFFER;
   for (int64_t i = 0; buffers && i < nrets; i++) buffers = frame->rets.types[i] == ARC_XLA_RET_BUFFER;
@@ -542,9 +545,11 @@ extern "C" XLA_FFI_Error *arc_ffi_allreduce(XLA_FFI_CallFrame *opaque) {
     const auto *res = static_cast<const arc_xla_buffer *>(frame->args.args[1]);
     const auto *w = static_cast<const arc_xla_buffer *>(frame->args.args[2]);
     const auto *y = static_cast<const arc_xla_buffer *>(frame->rets.rets[1]);
+    const auto *b = bias ? static_cast<const arc_xla_buffer *>(frame->args.args[3]) : w;
     if (res->dtype != in->dtype || elements(res) != count || y->dtype != in->dtype || elements(y) != count ||
-        w->dtype != in->dtype || elements(w) != c.rms.row)
-      return fail(api, ARC_XLA_INVALID_ARGUMENT, "the fused call's residual, weight or y differ from its types");
+        w->dtype != in->dtype || elements(w) != c.rms.row || b->dtype != in->dtype || elements(b) != c.rms.row)
+      return fail(api, ARC_XLA_INVALID_ARGUMENT, "the fused call's residual, weight, bias or y differ from its types");
+    c.rms.bias = bias ? b->data : nullptr;
     c.rms.residual = res->data;
     c.rms.weight = w->data;
     c.rms.y = y->data;

@@ -97,11 +97,16 @@ int arc_allreduce(arc_comm *comm, int rank, const void *in, void *out, size_t co
                   arc_algo algo, arc_codec codec, int flags, void *stream);
 
 /* The fused kernels: the all-reduce, then h = residual + sum and each row's
- * RMSNorm, y = h * rsqrt(mean(h*h) + eps) * weight, in one kernel
- * (docs/KERNELS.md; reference/norm is the arithmetic, bit for bit). h is in
- * the I/O type, the norm in f32; the mean is the row's sum of squares times
- * or divided by scale; the weight is applied in f32 before the convert back
- * (ARC_NORM_WEIGHT_F32) or after it, in the I/O type (ARC_NORM_WEIGHT_IO). */
+ * norm, in one kernel (docs/KERNELS.md; reference/norm is the arithmetic,
+ * bit for bit): RMSNorm, y = h * rsqrt(mean(h*h) + eps) * weight, or
+ * LayerNorm, y = (h - mean(h)) * rsqrt(var + eps) * weight (+ bias), var the
+ * mean of the squared deviations (ARC_NORM_KIND_LAYERNORM) or
+ * max(0, mean(h*h) - mean(h)^2) (ARC_NORM_KIND_LAYERNORM_FAST). h is in the
+ * I/O type, the norm in f32; a mean is a row's sum times or divided by
+ * scale; the weight is applied in f32 before the convert back
+ * (ARC_NORM_WEIGHT_F32) or after it, in the I/O type (ARC_NORM_WEIGHT_IO;
+ * RMSNorm only), the bias in f32 after the weight. */
+typedef enum { ARC_NORM_KIND_RMSNORM = 0, ARC_NORM_KIND_LAYERNORM = 1, ARC_NORM_KIND_LAYERNORM_FAST = 2 } arc_norm_kind;
 typedef enum { ARC_NORM_MEAN_MUL = 0, ARC_NORM_MEAN_DIV = 1 } arc_norm_mean;
 typedef enum { ARC_NORM_WEIGHT_F32 = 0, ARC_NORM_WEIGHT_IO = 1 } arc_norm_weight;
 
@@ -114,6 +119,8 @@ typedef struct arc_norm {
   arc_norm_mean mean;
   float scale, eps;
   arc_norm_weight weight_mode;
+  arc_norm_kind kind;
+  const void *bias; /* row elements of the I/O type, or null: LayerNorm only */
 } arc_norm;
 
 /* arc_allreduce_norm is arc_allreduce (oneshot or twoshot) that writes h =

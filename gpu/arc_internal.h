@@ -67,11 +67,11 @@ enum { ARC_ST_FAILED = 0, ARC_ST_BAR_COUNT = 1, ARC_ST_BAR_GEN = 2, ARC_ST_WORDS
 /* The fused kernels' norm (arc_fused.cu; arc_gpu.h's arc_norm): out is h,
  * y the normalised rows; null y: no norm. */
 struct NormArgs {
-  const void *res, *w;
+  const void *res, *w, *b; /* b: the bias, or null */
   void *y;
   uint64_t row;  /* elements of a row */
   float scale, eps;
-  int mean, wmode; /* arc_norm_mean, arc_norm_weight */
+  int mean, wmode, kind; /* arc_norm_mean, arc_norm_weight, arc_norm_kind */
 };
 
 /* Bit 24 of a call's header word z marks a fused call, bits 25-31 hash its

@@ -42,7 +42,7 @@ import (
 type fusedCall struct {
 	op        *ir.Op
 	slot      *slot
-	x, w      string   // the identities of the residual and the weight
+	x, w, b   string   // the identities of the residual, the weight and the bias ("" without one)
 	h, y      string   // and of the results: the original's, in a lowered module
 	ins, outs []string // the types the call states
 	recipe    norm.Recipe
@@ -312,11 +312,16 @@ func (t *trace) evalFused(op *ir.Op, c *ir.Collective, s *slot) error {
 		return t.errAt(op, "fused call: %v", err)
 	}
 	names := results(t.m, op)
-	if len(rd.operands) != 3 || len(names) != 2 || len(rd.ins) != 3 || len(rd.outs) != 2 {
-		return t.errAt(op, "the fused call takes 3 operands and names 2 results")
+	ins := 3
+	if rc.Bias {
+		ins = 4
+	}
+	if len(rd.operands) != ins || len(names) != 2 || len(rd.ins) != ins || len(rd.outs) != 2 {
+		return t.errAt(op, "the fused call takes %d operands and names 2 results", ins)
 	}
 	fc := &fusedCall{op: op, slot: s, ins: rd.ins, outs: rd.outs, recipe: rc}
-	for i, dst := range []*string{&fc.x, &fc.w} {
+	leaves := []*string{&fc.x, &fc.w, &fc.b}[:ins-1]
+	for i, dst := range leaves {
 		name, idx := splitUse(rd.operands[i+1])
 		if *dst, err = t.resolve(op, name, idx); err != nil {
 			return err
@@ -779,8 +784,10 @@ func checkOneFused(g Grid, opt Options, a *trace, fc *fusedCall, removed, reache
 	if n <= 0 || row <= 0 || n%row != 0 {
 		return fmt.Sprintf("%s is not whole rows of %d", typ, row)
 	}
-	if wt, err := ir.ParseTensorType(fc.ins[2]); err != nil || wt.Elem != typ.Elem || wt.Elems() != row {
-		return fmt.Sprintf("its weight is %s, not %d elements of %s", fc.ins[2], row, typ.Elem)
+	for i := 2; i < len(fc.ins); i++ {
+		if wt, err := ir.ParseTensorType(fc.ins[i]); err != nil || wt.Elem != typ.Elem || wt.Elems() != row {
+			return fmt.Sprintf("its %s is %s, not %d elements of %s", []string{"weight", "bias"}[i-2], fc.ins[i], row, typ.Elem)
+		}
 	}
 	dt, ok := dtypes[typ.Elem]
 	if !ok {
@@ -806,14 +813,15 @@ func checkOneFused(g Grid, opt Options, a *trace, fc *fusedCall, removed, reache
 	if a.byKey[sumKey] == nil {
 		return "the call's all-reduce is not the original's"
 	}
-	// The inputs: the call's sum, by the reference, and its residual and
-	// weight, as the leaves the interpretation draws.
+	// The inputs: the call's sum, by the reference, and its residual,
+	// weight and bias, as the leaves the interpretation draws.
 	sum, why := ch.sumOf(g, fc)
 	if why != "" {
 		return why
 	}
 	ch.inputs[sumKey] = sum
-	for i, k := range []string{fc.x, fc.w} {
+	leaves := []string{fc.x, fc.w, fc.b}[:len(fc.ins)-1]
+	for i, k := range leaves {
 		v, why := ch.leaf(k, fc.ins[i+1])
 		if why != "" {
 			return why
@@ -827,8 +835,8 @@ func checkOneFused(g Grid, opt Options, a *trace, fc *fusedCall, removed, reache
 		}
 	}
 	// The call reads what the replaced ops read, as they read it.
-	for i, k := range []string{sumKey, fc.x, fc.w} {
-		what := []string{"the all-reduce's result", "its residual " + a.describe(fc.x), "its weight " + a.describe(fc.w)}[i]
+	for i, k := range append([]string{sumKey}, leaves...) {
+		what := []string{"the all-reduce's result", "its residual " + a.describe(fc.x), "its weight " + a.describe(fc.w), "its bias " + a.describe(fc.b)}[i]
 		switch as, ok := ch.readAs[k]; {
 		case !ok:
 			return fmt.Sprintf("the ops it replaces do not read %s", what)
@@ -838,7 +846,11 @@ func checkOneFused(g Grid, opt Options, a *trace, fc *fusedCall, removed, reache
 	}
 	x, w := ch.inputs[fc.x], ch.inputs[fc.w]
 	for p := range sum.procs {
-		h, y, _, err := norm.Apply(dt, fc.recipe, narrow(dt, x.procs[p]), narrow(dt, sum.procs[p]), narrow(dt, w.procs[p][:row]))
+		var b []byte
+		if fc.b != "" {
+			b = narrow(dt, ch.inputs[fc.b].procs[p][:row])
+		}
+		h, y, err := norm.Apply(dt, fc.recipe, narrow(dt, x.procs[p]), narrow(dt, sum.procs[p]), narrow(dt, w.procs[p][:row]), b)
 		if err != nil {
 			return err.Error()
 		}

@@ -73,7 +73,7 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 			case fused >= unfused:
 				why = fmt.Sprintf("not fused: est %.1f us fused vs %.1f us with the norm's own kernel", fused, unfused)
 			default:
-				fuse = decision.NormRMS
+				fuse = fz.Recipe.Norm
 				why = fmt.Sprintf("fused with the residual add and %v: est %.1f us vs %.1f us with the norm's own kernel", fz.Recipe, fused, unfused)
 				for _, op := range fz.Ops {
 					claimed[op] = c.Op

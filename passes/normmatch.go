@@ -24,7 +24,10 @@ type NormFusion struct {
 	// WeightType is w's type: any shape of Row elements whose one
 	// dimension larger than 1 is the row's.
 	WeightType ir.TensorType
-	H, Y       string // the names of h and y, which the fused call defines
+	// Bias and BiasType are a LayerNorm's b, as the weight ("" without one).
+	Bias     string
+	BiasType ir.TensorType
+	H, Y     string // the names of h and y, which the fused call defines
 	// Last is the op that defines y: the fused call's second result takes
 	// its place (and its sharding), as the first takes the add's.
 	Last   *ir.Op
@@ -346,7 +349,7 @@ func (f *flow) allReduce(c *ir.Collective) (*ir.HLO, string) {
 	if ar == nil || len(ar.Results) != 1 {
 		return nil, "the all-reduce's result is not one named value"
 	}
-	f.fz = &NormFusion{AllReduce: c.Op, Type: t, Recipe: norm.Recipe{Row: int(t.Shape[len(t.Shape)-1])}}
+	f.fz = &NormFusion{AllReduce: c.Op, Type: t, Recipe: norm.Recipe{Norm: "rmsnorm", Row: int(t.Shape[len(t.Shape)-1])}}
 	return ar, ""
 }
 

@@ -128,8 +128,8 @@ var fusedShapes = [][2]int{{1, 8192}, {3, 40}, {2, 2112}, {7, 4096}, {64, 1024},
 // JAX's constants.
 func fusedRecipes(n int) []norm.Recipe {
 	return []norm.Recipe{
-		{Row: n, Mean: "mul", Scale: 1 / float32(n), Eps: 1e-5, Weight: "f32"},
-		{Row: n, Mean: "div", Scale: float32(n), Eps: 1e-6, Weight: "io"},
+		{Norm: "rmsnorm", Row: n, Mean: "mul", Scale: 1 / float32(n), Eps: 1e-5, Weight: "f32"},
+		{Norm: "rmsnorm", Row: n, Mean: "div", Scale: float32(n), Eps: 1e-6, Weight: "io"},
 	}
 }
 
@@ -182,7 +182,7 @@ func checkFusedRows(t *testing.T, g *fusedRig, s collective.Spec, world, rows, n
 	for _, rc := range fusedRecipes(n) {
 		*seed++
 		in, res, w := fusedInputs(*seed, s.DType, world, rows, n, specials)
-		h, y, err := norm.Expected(s, rc, in, res, w)
+		h, y, err := norm.Expected(s, rc, in, res, w, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +204,7 @@ func TestFusedWorlds(t *testing.T) {
 func TestFusedErrors(t *testing.T) {
 	needGPUs(t, 1)
 	g := newFusedRig(t, logical(2, gpus()), 1<<20)
-	rc := norm.Recipe{Row: 64, Mean: "mul", Scale: 1.0 / 64, Eps: 1e-5, Weight: "f32"}
+	rc := norm.Recipe{Norm: "rmsnorm", Row: 64, Mean: "mul", Scale: 1.0 / 64, Eps: 1e-5, Weight: "f32"}
 	for _, c := range []struct {
 		name        string
 		algo, codec int
@@ -271,7 +271,7 @@ func replayFused(t *testing.T, g *fusedRig, s collective.Spec, rc norm.Recipe, n
 	_, _, w := fusedInputs(seed, s.DType, s.World, n/rc.Row, rc.Row, false)
 	for k := range sets {
 		in, res, _ := fusedInputs(seed+uint64(k), s.DType, s.World, n/rc.Row, rc.Row, false)
-		h, y, err := norm.Expected(s, rc, in, res, w)
+		h, y, err := norm.Expected(s, rc, in, res, w, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -381,7 +381,7 @@ func TestFusedAfterOtherCalls(t *testing.T) {
 						seed++
 						rc := fusedRecipes(n)[int(seed)%2]
 						in, res, w := fusedInputs(seed, s.DType, world, rows, n, false)
-						h, y, err := norm.Expected(s, rc, in, res, w)
+						h, y, err := norm.Expected(s, rc, in, res, w, nil)
 						if err != nil {
 							t.Fatal(err)
 						}

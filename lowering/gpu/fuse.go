@@ -44,17 +44,28 @@ func (m *Machine) FuseNorm(row passes.Row, fz *passes.NormFusion) (fused, unfuse
 // add's place; it defines h and y under their names.
 func (l *lowerer) lowerFused(op *ir.Op, rows []*passes.Row) error {
 	m, ed := l.m, l.ed
+	mark := rows[0].Fuse
 	if len(rows) != 1 || !rows[0].RunsKernel() {
-		return m.Errorf(int(op.Start), "%s: %s = %q on an all-reduce that does not run one of arc's kernels", op.Name, decision.AttrFuse, decision.NormRMS)
+		return m.Errorf(int(op.Start), "%s: %s = %q on an all-reduce that does not run one of arc's kernels", op.Name, decision.AttrFuse, mark)
+	}
+	if abi.NormKind(mark) < 0 {
+		return m.Errorf(int(op.Start), "%s: %s = %q: arc fuses %v", op.Name, decision.AttrFuse, mark, abi.NormKinds)
 	}
 	fz, why := rows[0].Fusion, ""
 	if fz == nil || fz.AllReduce != op { // fused by an earlier compile, or --passes without fuse
 		fz, why, _ = l.norms.Match(rows[0].Collective)
 	}
-	if fz == nil {
-		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, decision.AttrFuse, decision.NormRMS, why)
+	switch {
+	case fz == nil:
+		return m.Errorf(int(op.Start), "%s: %s = %q, but %s", op.Name, decision.AttrFuse, mark, why)
+	case fz.Recipe.Norm != mark:
+		return m.Errorf(int(op.Start), "%s: %s = %q, but the program's norm is %s", op.Name, decision.AttrFuse, mark, fz.Recipe.Norm)
 	}
-	call := fusedCallOf(l.use(rows[0].Collective.Operands[0]), l.use(fz.Residual), l.use(fz.Weight), fz, rows[0])
+	operands := []string{l.use(rows[0].Collective.Operands[0]), l.use(fz.Residual), l.use(fz.Weight)}
+	if fz.Bias != "" {
+		operands = append(operands, l.use(fz.Bias))
+	}
+	call := fusedCallOf(operands, fz, rows[0])
 	kept, err := fusedKept(m, fz)
 	if err != nil {
 		return err
@@ -95,15 +106,19 @@ func deleteOp(m *ir.Module, ed *ir.Editor, op *ir.Op) {
 }
 
 // fusedCallOf is the fused form of arc's call (decision.Call.Norm): the
-// all-reduce of operand as row decided it, then h = residual + sum and the
-// RMSNorm of h's rows with weight, as fz's recipe says.
-func fusedCallOf(operand, residual, weight string, fz *passes.NormFusion, row *passes.Row) *decision.Call {
-	c := callOf(operand, fz.Type, row)
+// all-reduce of operands[0] as row decided it, then h = residual + sum and
+// the norm of h's rows with the weight (and bias), as fz's recipe says;
+// operands are the sum's, the residual, the weight and the bias if any.
+func fusedCallOf(operands []string, fz *passes.NormFusion, row *passes.Row) *decision.Call {
+	c := callOf(operands[0], fz.Type, row)
 	rc := fz.Recipe
 	rc.Eps = plantedEps(rc.Eps)
 	c.Norm, c.Fuse, c.FuseReason = &rc, row.Fuse, row.FuseReason
-	c.Operands = append(c.Operands, residual, weight)
+	c.Operands = append(c.Operands, operands[1:]...)
 	c.OperandTypes = append(c.OperandTypes, fz.Type, fz.WeightType)
+	if fz.Bias != "" {
+		c.OperandTypes = append(c.OperandTypes, fz.BiasType)
+	}
 	c.ResultTypes = append(c.ResultTypes, fz.Type)
 	return c
 }

@@ -15,47 +15,51 @@ import (
 )
 
 // Case is one golden vector of a fused kernel: every rank's input and
-// residual, the weight, and every rank's h and y.
+// residual, the weight and bias (nil without one), and every rank's h and
+// y.
 type Case struct {
-	Spec      collective.Spec
-	Recipe    Recipe
-	Inputs    [][]byte
-	Residuals [][]byte
-	Weight    []byte
-	H, Y      [][]byte
+	Spec         collective.Spec
+	Recipe       Recipe
+	Inputs       [][]byte
+	Residuals    [][]byte
+	Weight, Bias []byte
+	H, Y         [][]byte
 }
 
 // NewCase computes a golden vector's outputs.
-func NewCase(s collective.Spec, rc Recipe, inputs, residuals [][]byte, w []byte) (Case, error) {
-	h, y, err := Expected(s, rc, inputs, residuals, w)
+func NewCase(s collective.Spec, rc Recipe, inputs, residuals [][]byte, w, b []byte) (Case, error) {
+	h, y, err := Expected(s, rc, inputs, residuals, w, b)
 	if err != nil {
 		return Case{}, err
 	}
-	return Case{s, rc, inputs, residuals, w, h, y}, nil
+	return Case{s, rc, inputs, residuals, w, b, h, y}, nil
 }
 
-const goldenMagic = "ARCNORM1"
+const goldenMagic = "ARCNORM2"
 
 // WriteGolden writes cases: the magic, then per case a header of 32-bit
 // words (algo, codec, dtype, cast, world, count, row, mean, weight, scale
-// and eps bits) and the buffers: inputs, residuals (rank by rank), weight,
-// h, y (rank by rank).
+// and eps bits, norm, bias 0 or 1) and the buffers: inputs, residuals
+// (rank by rank), weight, bias (with one), h, y (rank by rank).
 func WriteGolden(w io.Writer, cases []Case) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(goldenMagic)
 	for _, k := range cases {
 		s, rc := k.Spec, k.Recipe
-		cast := 0
+		cast, bias := 0, 0
 		if s.Cast {
 			cast = 1
+		}
+		if rc.Bias {
+			bias = 1
 		}
 		count := len(k.Inputs[0]) / s.DType.Size()
 		for _, v := range []uint32{uint32(s.AlgoEnum()), uint32(s.CodecEnum()), uint32(s.DType), uint32(cast), uint32(s.World),
 			uint32(count), uint32(rc.Row), uint32(abi.NormMean(rc.Mean)), uint32(abi.NormWeight(rc.Weight)),
-			math.Float32bits(rc.Scale), math.Float32bits(rc.Eps)} {
+			math.Float32bits(rc.Scale), math.Float32bits(rc.Eps), uint32(abi.NormKind(rc.Norm)), uint32(bias)} {
 			bw.Write(binary.LittleEndian.AppendUint32(nil, v))
 		}
-		for _, bufs := range [][][]byte{k.Inputs, k.Residuals, {k.Weight}, k.H, k.Y} {
+		for _, bufs := range [][][]byte{k.Inputs, k.Residuals, {k.Weight, k.Bias}, k.H, k.Y} {
 			for _, b := range bufs {
 				bw.Write(b)
 			}
@@ -73,7 +77,7 @@ func ReadGolden(r io.Reader) ([]Case, error) {
 	}
 	var cases []Case
 	for {
-		var hd [11]uint32
+		var hd [13]uint32
 		if err := binary.Read(br, binary.LittleEndian, &hd); err != nil {
 			if errors.Is(err, io.EOF) {
 				return cases, nil
@@ -83,7 +87,8 @@ func ReadGolden(r io.Reader) ([]Case, error) {
 		algo, codec, dtype, cast, world, count, row := hd[0], hd[1], hd[2], hd[3], hd[4], hd[5], hd[6]
 		bad := func() error { return fmt.Errorf("case %d: bad header %v", len(cases), hd) }
 		if int(algo) >= len(abi.Algos) || int(codec) >= len(abi.Codecs) || !num.DType(dtype).Valid() ||
-			int(hd[7]) >= len(abi.NormMeans) || int(hd[8]) >= len(abi.NormWeights) || world > 8 || count > 1<<22 ||
+			int(hd[7]) >= len(abi.NormMeans) || int(hd[8]) >= len(abi.NormWeights) || int(hd[11]) >= len(abi.NormKinds) ||
+			hd[12] > 1 || world > 8 || count > 1<<22 ||
 			row == 0 || count%row != 0 {
 			return nil, bad()
 		}
@@ -93,8 +98,8 @@ func ReadGolden(r io.Reader) ([]Case, error) {
 		}
 		k := Case{
 			Spec: collective.Spec{Algo: abi.Algos[algo], Codec: c, DType: num.DType(dtype), World: int(world), Cast: cast == 1},
-			Recipe: Recipe{Row: int(row), Mean: abi.NormMeans[hd[7]], Weight: abi.NormWeights[hd[8]],
-				Scale: math.Float32frombits(hd[9]), Eps: math.Float32frombits(hd[10])},
+			Recipe: Recipe{Norm: abi.NormKinds[hd[11]], Row: int(row), Mean: abi.NormMeans[hd[7]], Weight: abi.NormWeights[hd[8]],
+				Scale: math.Float32frombits(hd[9]), Eps: math.Float32frombits(hd[10]), Bias: hd[12] == 1},
 		}
 		if err := k.Spec.Validate(); err != nil {
 			return nil, fmt.Errorf("case %d: %v", len(cases), err)
@@ -116,6 +121,9 @@ func ReadGolden(r io.Reader) ([]Case, error) {
 		}
 		k.Inputs, k.Residuals = ranks(size), ranks(size)
 		k.Weight = read(int(row) * k.Spec.DType.Size())
+		if k.Recipe.Bias {
+			k.Bias = read(int(row) * k.Spec.DType.Size())
+		}
 		k.H, k.Y = ranks(size), ranks(size)
 		if k.Y[len(k.Y)-1] == nil {
 			return nil, fmt.Errorf("case %d: %w", len(cases), io.ErrUnexpectedEOF)

@@ -126,8 +126,8 @@ func TestApplyFollowsTheRecipe(t *testing.T) {
 	x := bf16Bytes(1, 2, 3, 4, -1, -2, -3, 0.5)
 	s := bf16Bytes(0.00390625, 0, 0, 0, 0, 0, 0, 0.25) // 1 + 2^-8 rounds to 1 in bf16 (ties to even)
 	w := bf16Bytes(1, 1, 1, 1, 2, 2, 2, 0.5)
-	rc := Recipe{Row: 8, Mean: "mul", Scale: 0.125, Eps: 1e-5, Weight: "f32"}
-	h, y, ss, err := Apply(num.BF16, rc, x, s, w)
+	rc := Recipe{Norm: "rmsnorm", Row: 8, Mean: "mul", Scale: 0.125, Eps: 1e-5, Weight: "f32"}
+	h, y, err := Apply(num.BF16, rc, x, s, w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,10 +135,8 @@ func TestApplyFollowsTheRecipe(t *testing.T) {
 	if hf[0] != 1 || hf[7] != 0.75 {
 		t.Errorf("h = %v, want 1 (x + s rounded to bf16) and 0.75", hf)
 	}
-	if want := fold(hf); ss[0] != want { // small whole squares: exact in any order
-		t.Errorf("sum of squares %g, want %g", ss[0], want)
-	}
-	k := RSqrt(float32(ss[0]*0.125) + 1e-5)
+	ss := fold(hf) // small whole squares: exact in any order
+	k := RSqrt(float32(ss*0.125) + 1e-5)
 	yf := num.Widen(num.BF16, y)
 	for j, a := range hf {
 		want := num.Round(num.BF16, float32(float32(a*k)*num.Widen(num.BF16, w)[j]))
@@ -149,7 +147,7 @@ func TestApplyFollowsTheRecipe(t *testing.T) {
 	// "div" by N is the same as "mul" by 1/N when both are exact.
 	rc2 := rc
 	rc2.Mean, rc2.Scale = "div", 8
-	if _, y2, _, _ := Apply(num.BF16, rc2, x, s, w); !bytes.Equal(y, y2) {
+	if _, y2, _ := Apply(num.BF16, rc2, x, s, w, nil); !bytes.Equal(y, y2) {
 		t.Errorf("div 8 and mul 1/8 differ")
 	}
 	// The weight in bf16 after the convert rounds twice: some row shows it.
@@ -162,11 +160,11 @@ func TestApplyFollowsTheRecipe(t *testing.T) {
 		}
 		xs, ws := num.Narrow(num.BF16, v), num.Narrow(num.BF16, v[:])
 		zero := make([]byte, len(xs))
-		r1 := Recipe{Row: 64, Mean: "div", Scale: 64, Eps: 1e-6, Weight: "f32"}
+		r1 := Recipe{Norm: "rmsnorm", Row: 64, Mean: "div", Scale: 64, Eps: 1e-6, Weight: "f32"}
 		r2 := r1
 		r2.Weight = "io"
-		_, ya, _, _ := Apply(num.BF16, r1, xs, zero, ws)
-		_, yb, _, _ := Apply(num.BF16, r2, xs, zero, ws)
+		_, ya, _ := Apply(num.BF16, r1, xs, zero, ws, nil)
+		_, yb, _ := Apply(num.BF16, r2, xs, zero, ws, nil)
 		differ = differ || !bytes.Equal(ya, yb)
 	}
 	if !differ {
@@ -175,22 +173,90 @@ func TestApplyFollowsTheRecipe(t *testing.T) {
 }
 
 func TestApplyRejects(t *testing.T) {
-	rc := Recipe{Row: 4, Mean: "mul", Scale: 0.25, Eps: 1e-5, Weight: "f32"}
+	rc := Recipe{Norm: "rmsnorm", Row: 4, Mean: "mul", Scale: 0.25, Eps: 1e-5, Weight: "f32"}
+	ln := Recipe{Norm: "layernorm", Row: 4, Mean: "mul", Scale: 0.25, Eps: 1e-5, Weight: "f32", Bias: true}
 	b := func(n int) []byte { return make([]byte, 4*n) }
 	for _, c := range []struct {
-		name    string
-		rc      Recipe
-		x, s, w []byte
+		name       string
+		rc         Recipe
+		x, s, w, b []byte
 	}{
-		{"partial row", rc, b(6), b(6), b(4)},
-		{"short weight", rc, b(8), b(8), b(3)},
-		{"sum size", rc, b(8), b(4), b(4)},
-		{"mean", Recipe{Row: 4, Mean: "avg", Weight: "f32"}, b(4), b(4), b(4)},
-		{"weight", Recipe{Row: 4, Mean: "mul", Weight: "f64"}, b(4), b(4), b(4)},
-		{"row", Recipe{Row: 0, Mean: "mul", Weight: "f32"}, b(4), b(4), b(4)},
+		{"partial row", rc, b(6), b(6), b(4), nil},
+		{"short weight", rc, b(8), b(8), b(3), nil},
+		{"sum size", rc, b(8), b(4), b(4), nil},
+		{"mean", Recipe{Norm: "rmsnorm", Row: 4, Mean: "avg", Weight: "f32"}, b(4), b(4), b(4), nil},
+		{"weight", Recipe{Norm: "rmsnorm", Row: 4, Mean: "mul", Weight: "f64"}, b(4), b(4), b(4), nil},
+		{"row", Recipe{Norm: "rmsnorm", Row: 0, Mean: "mul", Weight: "f32"}, b(4), b(4), b(4), nil},
+		{"norm", Recipe{Norm: "groupnorm", Row: 4, Mean: "mul", Weight: "f32"}, b(4), b(4), b(4), nil},
+		{"no norm", Recipe{Row: 4, Mean: "mul", Weight: "f32"}, b(4), b(4), b(4), nil},
+		{"rmsnorm bias", Recipe{Norm: "rmsnorm", Row: 4, Mean: "mul", Weight: "f32", Bias: true}, b(4), b(4), b(4), b(4)},
+		{"layernorm io weight", Recipe{Norm: "layernorm", Row: 4, Mean: "mul", Weight: "io"}, b(4), b(4), b(4), nil},
+		{"missing bias", ln, b(4), b(4), b(4), nil},
+		{"short bias", ln, b(4), b(4), b(4), b(3)},
+		{"unwanted bias", rc, b(4), b(4), b(4), b(4)},
 	} {
-		if _, _, _, err := Apply(num.F32, c.rc, c.x, c.s, c.w); err == nil {
+		if _, _, err := Apply(num.F32, c.rc, c.x, c.s, c.w, c.b); err == nil {
 			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
+
+// LayerNorm's rows: on whole numbers whose sums are exact in any order, y
+// is the program's arithmetic step by step; the fast variance clamps at
+// zero where rounding makes mean(a*a) - m*m negative; NaN and Inf reach
+// every element of their row only.
+func TestLayerNormFollowsTheRecipe(t *testing.T) {
+	f32 := func(v ...float32) []byte { return num.Narrow(num.F32, v) }
+	x := f32(1, 2, 3, 6, 10, 20, 30, 40)
+	zero := make([]byte, len(x))
+	w, b := f32(1, 2, 0.5, -1), f32(0.25, 0, -3, 1)
+	for _, kind := range []string{"layernorm", "layernorm_fast"} {
+		rc := Recipe{Norm: kind, Row: 4, Mean: "div", Scale: 4, Eps: 1e-5, Weight: "f32", Bias: true}
+		_, y, err := Apply(num.F32, rc, x, zero, w, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		yf, xf, wf, bf := num.Widen(num.F32, y), num.Widen(num.F32, x), num.Widen(num.F32, w), num.Widen(num.F32, b)
+		for r := range 2 {
+			a := xf[4*r : 4*r+4]
+			m := float32((a[0] + a[1] + a[2] + a[3]) / 4)
+			var v float32
+			for _, e := range a {
+				v += (e - m) * (e - m)
+			}
+			k := RSqrt(float32(v/4) + 1e-5) // exact: the deviations are quarters
+			for j, e := range a {
+				if want := float32(float32(float32(float32(e-m)*k)*wf[j]) + bf[j]); yf[4*r+j] != want {
+					t.Errorf("%s row %d y[%d] = %g, want %g", kind, r, j, yf[4*r+j], want)
+				}
+			}
+		}
+	}
+	// A constant row: mean(a*a) - m*m rounds below zero; clamped, the
+	// factor is rsqrt(eps) and y is the bias.
+	c := float32(1.3425)
+	row := f32(c, c, c)
+	fast := Recipe{Norm: "layernorm_fast", Row: 3, Mean: "div", Scale: 3, Eps: 1e-6, Weight: "f32"}
+	a := num.Widen(num.F32, row)
+	m := float32(Sum(a) / 3)
+	if v := float32(float32(SumSquares(a)/3) - float32(m*m)); v >= 0 {
+		t.Fatalf("the constant row's fast variance is %g, not below zero: the test does not test the clamp", v)
+	}
+	if st := fast.RowStats(a); st.Factor != RSqrt(1e-6) {
+		t.Errorf("clamped factor %g, want rsqrt(eps) = %g", st.Factor, RSqrt(1e-6))
+	}
+	for _, kind := range []string{"layernorm", "layernorm_fast"} {
+		rc := Recipe{Norm: kind, Row: 4, Mean: "mul", Scale: 0.25, Eps: 1e-5, Weight: "f32"}
+		bad := f32(1, float32(math.NaN()), 3, 4, 1, 2, 3, 4, float32(math.Inf(1)), 0, 0, 0)
+		_, y, err := Apply(num.F32, rc, bad, make([]byte, len(bad)), f32(1, 1, 1, 1), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		yf := num.Widen(num.F32, y)
+		for j, v := range yf {
+			if nan := v != v; nan != (j < 4 || j >= 8) {
+				t.Errorf("%s y[%d] = %g: NaN must fill rows 0 and 2 only", kind, j, v)
+			}
 		}
 	}
 }
@@ -250,6 +316,16 @@ func goldenBuffers(dt num.DType, world, rows, n int) (in, res [][]byte, w []byte
 	return in, res, num.Narrow(dt, wv)
 }
 
+// goldenBias is a bias of n elements: values near the weight's.
+func goldenBias(dt num.DType, n int) []byte {
+	rng := splitmix(uint64(dt)<<40 | uint64(n) | 1<<60)
+	b := make([]float32, n)
+	for j := range b {
+		b[j] = rng.value(-1)
+	}
+	return num.Narrow(dt, b)
+}
+
 // goldenCases: each kernel (oneshot; twoshot with every codec) at every
 // type, at every world (the codecs at world 4), with both means and weight
 // placements; rows of 32 to 96 elements, and one of 2112 (more than a block's
@@ -257,13 +333,19 @@ func goldenBuffers(dt num.DType, world, rows, n int) (in, res [][]byte, w []byte
 func goldenCases(t *testing.T) []Case {
 	var cases []Case
 	recipes := []Recipe{
-		{Mean: "mul", Scale: 0.015625, Eps: 1e-5, Weight: "f32"},
-		{Mean: "div", Scale: 64, Eps: 1e-6, Weight: "io"},
+		{Norm: "rmsnorm", Mean: "mul", Scale: 0.015625, Eps: 1e-5, Weight: "f32"},
+		{Norm: "rmsnorm", Mean: "div", Scale: 64, Eps: 1e-6, Weight: "io"},
+		{Norm: "layernorm", Mean: "div", Scale: 40, Eps: 1e-5, Weight: "f32", Bias: true},
+		{Norm: "layernorm_fast", Mean: "mul", Scale: 0.03125, Eps: 1e-6, Weight: "f32"},
 	}
 	add := func(s collective.Spec, rc Recipe, rows, n int) {
 		rc.Row = n
 		in, res, w := goldenBuffers(s.DType, s.World, rows, n)
-		k, err := NewCase(s, rc, in, res, w)
+		var b []byte
+		if rc.Bias {
+			b = goldenBias(s.DType, n)
+		}
+		k, err := NewCase(s, rc, in, res, w, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,6 +364,19 @@ func goldenCases(t *testing.T) []Case {
 	}
 	add(collective.Spec{Algo: "oneshot", DType: num.BF16, World: 2}, recipes[0], 1, 2112)
 	add(collective.Spec{Algo: "twoshot", Codec: "fp", DType: num.BF16, World: 2, Cast: true}, recipes[0], 3, 96)
+	// LayerNorm, both variances, with and without a bias: every type at
+	// worlds 2, 4 and 8, one-shot and two-shot, and rows across segments.
+	for i, dt := range num.DTypes {
+		for j, world := range []int{2, 4, 8} {
+			ln := recipes[2+(i+j)%2]
+			ln.Bias = j != 1
+			add(collective.Spec{Algo: "oneshot", DType: dt, World: world}, ln, 3, 40)
+			add(collective.Spec{Algo: "twoshot", Codec: "fp", DType: dt, World: world}, ln, 3, 64)
+		}
+		add(collective.Spec{Algo: "twoshot", Codec: "int8", DType: dt, World: 4}, recipes[2], 3, 32)
+	}
+	add(collective.Spec{Algo: "oneshot", DType: num.BF16, World: 2}, recipes[2], 1, 4160)
+	add(collective.Spec{Algo: "oneshot", DType: num.F32, World: 2}, recipes[3], 2, 2112)
 	return cases
 }
 
@@ -324,14 +419,14 @@ func TestGolden(t *testing.T) {
 func TestExpectedPerRank(t *testing.T) {
 	s := collective.Spec{Algo: "twoshot", Codec: "int8", DType: num.F16, World: 4}
 	in, res, w := goldenBuffers(s.DType, 4, 2, 64)
-	rc := Recipe{Row: 64, Mean: "mul", Scale: 1.0 / 64, Eps: 1e-5, Weight: "f32"}
-	h, y, err := Expected(s, rc, in, res, w)
+	rc := Recipe{Norm: "rmsnorm", Row: 64, Mean: "mul", Scale: 1.0 / 64, Eps: 1e-5, Weight: "f32"}
+	h, y, err := Expected(s, rc, in, res, w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum, _ := collective.Expected(s, in)
 	for r := range 4 {
-		hr, yr, _, _ := Apply(s.DType, rc, res[r], sum, w)
+		hr, yr, _ := Apply(s.DType, rc, res[r], sum, w, nil)
 		if !bytes.Equal(hr, h[r]) || !bytes.Equal(yr, y[r]) {
 			t.Errorf("rank %d: Expected differs from Apply on the rank's residual", r)
 		}

@@ -183,8 +183,9 @@ int arc_dev_launch(int dev, int algo, int dtype, int codec, bool cast, const Ker
   std::string launch = line;
   if (a.norm.y != nullptr) {
     char norm[160];
-    std::snprintf(norm, sizeof norm, " norm row=%llu mean=%d scale=%g eps=%g weight=%d", static_cast<unsigned long long>(a.norm.row),
-                  a.norm.mean, a.norm.scale, a.norm.eps, a.norm.wmode);
+    std::snprintf(norm, sizeof norm, " norm kind=%d row=%llu mean=%d scale=%g eps=%g weight=%d bias=%s", a.norm.kind,
+                  static_cast<unsigned long long>(a.norm.row), a.norm.mean, a.norm.scale, a.norm.eps, a.norm.wmode,
+                  a.norm.b != nullptr ? "yes" : "no");
     launch += norm;
   }
   fake_launches.push_back(launch);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -55,16 +56,28 @@ struct attrs {
   std::vector<int64_t> scalar_values;
   std::vector<float> float_values;
 
+  // values and spans point into the vectors: they must never reallocate
+  // (room() aborts first), or a later set's strings show through freed
+  // memory.
   attrs() {
-    spans.reserve(16);
-    keep.reserve(32);
+    spans.reserve(64);
+    keep.reserve(64);
     scalars.reserve(16);
     arrays.reserve(16);
     ints.reserve(16);
     scalar_values.reserve(16);
     float_values.reserve(16);
   }
+  void room() {
+    if (spans.size() + 2 > spans.capacity() || keep.size() + 2 > keep.capacity() || scalars.size() + 1 > scalars.capacity() ||
+        arrays.size() + 1 > arrays.capacity() || ints.size() + 1 > ints.capacity() ||
+        scalar_values.size() + 1 > scalar_values.capacity() || float_values.size() + 1 > float_values.capacity()) {
+      std::fprintf(stderr, "fake_xla.h: attrs holds too many attributes for its reserved vectors\n");
+      std::abort();
+    }
+  }
   void name(const char *n) {
+    room();
     keep.push_back(n);
     spans.push_back({keep.back().data(), keep.back().size()});
   }
@@ -182,14 +195,15 @@ static void call(const char *what, attrs &a, int device, int in_dtype = ARC_XLA_
 }
 
 // call_fused runs the fused form once: the operand and the residual of
-// dims, the weight of weight_elems, results h and y of dims.
+// dims, the weight (and, as a fourth operand, a bias) of weight_elems,
+// results h and y of dims.
 [[maybe_unused]] static void call_fused(const char *what, attrs &a, int device, std::vector<int64_t> dims, int64_t weight_elems,
                        int nargs = 3) {
-  buffer in(ARC_XLA_BF16, dims), res(ARC_XLA_BF16, dims), w(ARC_XLA_BF16, {weight_elems});
+  buffer in(ARC_XLA_BF16, dims), res(ARC_XLA_BF16, dims), w(ARC_XLA_BF16, {weight_elems}), b(ARC_XLA_BF16, {weight_elems});
   buffer h(ARC_XLA_BF16, dims), y(ARC_XLA_BF16, dims);
-  int arg_types[3] = {ARC_XLA_ARG_BUFFER, ARC_XLA_ARG_BUFFER, ARC_XLA_ARG_BUFFER};
+  int arg_types[4] = {ARC_XLA_ARG_BUFFER, ARC_XLA_ARG_BUFFER, ARC_XLA_ARG_BUFFER, ARC_XLA_ARG_BUFFER};
   int ret_types[2] = {ARC_XLA_RET_BUFFER, ARC_XLA_RET_BUFFER};
-  void *args[3] = {&in.b, &res.b, &w.b}, *rets[2] = {&h.b, &y.b};
+  void *args[4] = {&in.b, &res.b, &w.b, &b.b}, *rets[2] = {&h.b, &y.b};
   arc_xla_call_frame f;
   std::memset(&f, 0, sizeof f);
   f.struct_size = ARC_XLA_STRUCT_SIZE(arc_xla_call_frame, attrs);

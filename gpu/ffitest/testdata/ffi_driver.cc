@@ -75,9 +75,20 @@ int main() {
   auto int_eps = lowering_attrs("oneshot", "none", 2, {0, 1});
   int_eps.i64("eps", 0).str("mean", "div").str("norm", "rmsnorm").i64("row", 512).f32("scale", 512).str("weight", "io");
   call_fused("fused: eps an integer", int_eps, 0, {16, 512}, 512);
+  auto group = lowering_attrs("oneshot", "none", 2, {0, 1});
+  group.f32("eps", 1e-5f).str("mean", "div").str("norm", "groupnorm").i64("row", 512).f32("scale", 512).str("weight", "f32");
+  call_fused("fused: another norm", group, 0, {16, 512}, 512);
+  // LayerNorm: with a bias (a fourth operand) or without; its weight in f32.
   auto layer = lowering_attrs("oneshot", "none", 2, {0, 1});
-  layer.f32("eps", 1e-5f).str("mean", "div").str("norm", "layernorm").i64("row", 512).f32("scale", 512).str("weight", "io");
-  call_fused("fused: another norm", layer, 0, {16, 512}, 512);
+  layer.f32("eps", 1e-5f).str("mean", "div").str("norm", "layernorm").i64("row", 512).f32("scale", 512).str("weight", "f32");
+  call_fused("fused oneshot + layernorm, a bias", layer, 0, {16, 512}, 512, 4);
+  auto fast = lowering_attrs("twoshot", "fp", 2, {0, 1});
+  fast.f32("eps", 1e-6f).str("mean", "mul").str("norm", "layernorm_fast").i64("row", 512).f32("scale", 1.0f / 512).str("weight", "f32");
+  call_fused("fused twoshot fp + layernorm_fast, no bias", fast, 1, {16, 512}, 512);
+  call_fused("fused: a bias for rmsnorm", fused_ts, 1, {16, 512}, 512, 4);
+  auto layer_io = lowering_attrs("oneshot", "none", 2, {0, 1});
+  layer_io.f32("eps", 1e-5f).str("mean", "div").str("norm", "layernorm").i64("row", 512).f32("scale", 512).str("weight", "io");
+  call_fused("fused: layernorm's weight in the I/O type", layer_io, 0, {16, 512}, 512);
 
   // What XLA could hand the handler that arc must refuse with a reason.
   attrs missing;
