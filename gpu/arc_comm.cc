@@ -774,6 +774,8 @@ static int plan_norm(const arc_comm *comm, const arc_norm *norm, size_t count, u
     return fail(ARC_ERR_INVALID, "arc_allreduce_norm: LayerNorm applies its weight in f32");
   if (norm->kind == ARC_NORM_KIND_RMSNORM && norm->bias != nullptr)
     return fail(ARC_ERR_INVALID, "arc_allreduce_norm: RMSNorm has no bias");
+  if (norm->kind != ARC_NORM_KIND_RMSNORM) /* the fused kernels run RMSNorm only, so far */
+    return fail(ARC_ERR_UNSUPPORTED, "arc_allreduce_norm: this library's fused kernels run RMSNorm only");
   if (count == 0) return ARC_OK;
   if (norm->residual == nullptr || norm->weight == nullptr || norm->y == nullptr)
     return fail(ARC_ERR_INVALID, "arc_allreduce_norm: null residual, weight or y");
