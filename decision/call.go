@@ -69,8 +69,9 @@ type ConfigKey struct {
 	// Required: the handler fails a call without it (arc writes every
 	// key; devices is absent only from modules of an older arc).
 	Required bool
-	// Fused: a key of the fused form only, which it requires.
-	Fused bool
+	// Fused: a key of the fused form only, which it requires unless
+	// Optional: then it takes +0 without one (RMSNorm's calls have none).
+	Fused, Optional bool
 }
 
 // Kind is the XLA FFI attribute type of a backend_config entry.
@@ -92,6 +93,7 @@ const (
 	keyDevices = "devices"
 	keyEps     = "eps"
 	keyGroups  = "groups"
+	keyInit    = "init"
 	keyLink    = "link"
 	keyMean    = "mean"
 	keyNorm    = "norm"
@@ -107,6 +109,7 @@ var configKeys = map[string][]ConfigKey{
 	AllReduce: {
 		{Name: keyAlgo, Kind: String, Required: true}, {Name: keyCast, Kind: Int}, {Name: keyCodec, Kind: String, Required: true},
 		{Name: keyDevices, Kind: IDs}, {Name: keyEps, Kind: F32, Fused: true}, {Name: keyGroups, Kind: IDs, Required: true},
+		{Name: keyInit, Kind: F32, Fused: true, Optional: true},
 		{Name: keyLink, Kind: String}, {Name: keyMean, Kind: String, Fused: true}, {Name: keyNorm, Kind: String, Fused: true},
 		{Name: keyRow, Kind: Int, Fused: true}, {Name: keyScale, Kind: F32, Fused: true}, {Name: keyWeight, Kind: String, Fused: true},
 		{Name: keyWorld, Kind: Int, Required: true},
@@ -132,7 +135,7 @@ func Arity(rc *norm.Recipe) (operands, results int) {
 func (c *Call) config() string {
 	var entries []string
 	for _, k := range configKeys[c.Target] {
-		if k.Fused && c.Norm == nil || k.Name == keyDevices && len(c.Devices) == 0 {
+		if k.Fused && c.Norm == nil || k.Name == keyDevices && len(c.Devices) == 0 || k.Name == keyInit && !c.Norm.Layer() {
 			continue
 		}
 		entries = append(entries, k.Name+" = "+c.value(k.Name))
@@ -171,6 +174,8 @@ func (c *Call) value(key string) string {
 		return f32(c.Norm.Scale)
 	case keyEps:
 		return f32(c.Norm.Eps)
+	case keyInit:
+		return f32(c.Norm.Init)
 	case keyWeight:
 		return ir.Quote(c.Norm.Weight)
 	}
@@ -524,7 +529,10 @@ func (c *Call) checkNorm(raw map[string]string, errAt func(string, ...any) error
 	for _, f := range []struct {
 		key string
 		to  *float32
-	}{{keyScale, &rc.Scale}, {keyEps, &rc.Eps}} {
+	}{{keyScale, &rc.Scale}, {keyEps, &rc.Eps}, {keyInit, &rc.Init}} {
+		if _, ok := raw[f.key]; !ok && f.key == keyInit {
+			continue // +0
+		}
 		if *f.to, err = parseF32(raw[f.key]); err != nil {
 			return errAt("backend_config: %s %q is not an f32", f.key, raw[f.key])
 		}

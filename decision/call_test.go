@@ -3,6 +3,7 @@ package decision_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -56,7 +57,7 @@ func TestCallRoundTrip(t *testing.T) {
 		// LayerNorm with a bias: a fourth operand, the weight's type.
 		{Target: decision.AllReduce, Decision: decision.Decision{Lowering: "twoshot", Codec: "fp", Algo: "twoshot", Link: "peer", Reason: "r",
 			EstUS: 3, NativeUS: 9, Fuse: "layernorm_fast", FuseReason: "fused"},
-			Norm:  &norm.Recipe{Norm: "layernorm_fast", Row: 64, Mean: "div", Scale: 64, Eps: 1e-6, Weight: "f32", Bias: true},
+			Norm:  &norm.Recipe{Norm: "layernorm_fast", Row: 64, Mean: "div", Scale: 64, Eps: 1e-6, Weight: "f32", Bias: true, Init: float32(math.Copysign(0, -1))},
 			World: 2, Devices: []int64{0, 1}, Groups: []int64{0, 1},
 			Operands: []string{"%s", "%x", "%w", "%b"}, OperandTypes: []ir.TensorType{tensor("f32", 4, 64), tensor("f32", 4, 64), tensor("f32", 64), tensor("f32", 64)},
 			ResultTypes: []ir.TensorType{tensor("f32", 4, 64), tensor("f32", 4, 64)}},
@@ -146,6 +147,10 @@ func TestCallErrors(t *testing.T) {
 		{fused("rmsnorm", "64", "0x3C800000", "mul", "f32", biasTypes),
 			"the fused call of rmsnorm takes the operand, the residual, the weight (and a LayerNorm's bias) and returns h and y, not 4 operands and 2 results"},
 		{fused("layernorm", "64", "0x3C800000", "mul", "io", fusedTypes), `backend_config: norm: layernorm applies its weight in f32, not "io"`},
+		{strings.Replace(fused("layernorm", "64", "0x3C800000", "mul", "f32", fusedTypes), "groups =", "init = 0x3F800000 : f32, groups =", 1),
+			"backend_config: norm: a row sum from 1 (+0 or, for LayerNorm, -0)"},
+		{strings.Replace(fused("rmsnorm", "64", "0x3C800000", "mul", "f32", fusedTypes), "groups =", "init = 0x80000000 : f32, groups =", 1),
+			"backend_config: norm: a row sum from -0 (+0 or, for LayerNorm, -0)"},
 		{fused("layernorm_fast", "64", "0x3C800000", "mul", "f32", strings.Replace(biasTypes, "tensor<64xf16>)", "tensor<64xf32>)", 1)),
 			"operand 3 is tensor<64xf32>: the fused call takes a bias of the weight's type"},
 		{fused("rmsnorm", "32", "0x3C800000", "mul", "f32", fusedTypes), `backend_config: row "32" is not the last dimension of tensor<2x64xf16>`},

@@ -32,9 +32,9 @@ type handler struct {
 	// c->norm or count towards have_norm_keys; norms is the table of
 	// norm's values that mark the form, and fusedRequired how many keys it
 	// counts.
-	fused         []string
-	norms         string
-	fusedRequired int
+	fused, optional []string // optional: fused keys it takes as +0 when absent
+	norms           string
+	fusedRequired   int
 	// arity is the operands and results of each form, plain, fused and
 	// fused with a bias ("nargs = c.norm ? (bias ? 4 : 3) : 1, nrets =
 	// c.norm ? 2 : 1").
@@ -77,10 +77,14 @@ func readHandler(t *testing.T, src string) handler {
 			t.Fatalf("gpu/arc_ffi.cc: no attribute type in the branch of %s", body[loc[2]:loc[3]])
 		}
 		fused := strings.Contains(code, "c->norm =") || strings.Contains(code, "have_norm_keys++")
+		optional := !fused && strings.Contains(code, "c->rms.") // a norm key it does not count
 		for _, k := range regexp.MustCompile(`key == "(\w+)"`).FindAllStringSubmatch(body[loc[2]:loc[3]], -1) {
 			h.kinds[k[1]] = kind
-			if fused {
+			if fused || optional {
 				h.fused = append(h.fused, k[1])
+			}
+			if optional {
+				h.optional = append(h.optional, k[1])
 			}
 		}
 	}
@@ -120,7 +124,7 @@ func TestHandlerReadsWhatArcWrites(t *testing.T) {
 	if len(h.kinds) == 0 {
 		t.Fatal("found no keys in gpu/arc_ffi.cc's parse_attrs")
 	}
-	var ours, ourRequired, ourFused []string
+	var ours, ourRequired, ourFused, ourOptional []string
 	for _, k := range decision.ConfigKeys(decision.AllReduce) {
 		ours = append(ours, k.Name)
 		if k.Required {
@@ -128,6 +132,9 @@ func TestHandlerReadsWhatArcWrites(t *testing.T) {
 		}
 		if k.Fused {
 			ourFused = append(ourFused, k.Name)
+		}
+		if k.Optional {
+			ourOptional = append(ourOptional, k.Name)
 		}
 		if kind, ok := h.kinds[k.Name]; !ok {
 			t.Errorf("decision writes %s, which gpu/arc_ffi.cc does not read", k.Name)
@@ -152,8 +159,11 @@ func TestHandlerReadsWhatArcWrites(t *testing.T) {
 	if h.norms != "kNormKinds" { // abi's tests hold the table to abi.NormKinds
 		t.Errorf("gpu/arc_ffi.cc's fused form is marked by norm's values in %q, not kNormKinds", h.norms)
 	}
-	if h.fusedRequired != len(ourFused)-1 { // all but norm, which marks the form
-		t.Errorf("gpu/arc_ffi.cc requires %d keys of the fused form besides norm, decision writes %d", h.fusedRequired, len(ourFused)-1)
+	if !slices.Equal(h.optional, ourOptional) {
+		t.Errorf("gpu/arc_ffi.cc takes %v of the fused form as +0 when absent, decision marks %v optional", h.optional, ourOptional)
+	}
+	if want := len(ourFused) - len(ourOptional) - 1; h.fusedRequired != want { // all but norm, which marks the form
+		t.Errorf("gpu/arc_ffi.cc requires %d keys of the fused form besides norm, decision writes %d", h.fusedRequired, want)
 	}
 	for i, rc := range []*norm.Recipe{nil, {Norm: "layernorm"}, {Norm: "layernorm", Bias: true}} {
 		ins, outs := decision.Arity(rc)

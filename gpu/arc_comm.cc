@@ -774,6 +774,10 @@ static int plan_norm(const arc_comm *comm, const arc_norm *norm, size_t count, u
     return fail(ARC_ERR_INVALID, "arc_allreduce_norm: LayerNorm applies its weight in f32");
   if (norm->kind == ARC_NORM_KIND_RMSNORM && norm->bias != nullptr)
     return fail(ARC_ERR_INVALID, "arc_allreduce_norm: RMSNorm has no bias");
+  uint32_t ibits;
+  memcpy(&ibits, &norm->init, 4);
+  if ((ibits & 0x7FFFFFFFu) != 0 || (ibits != 0 && norm->kind == ARC_NORM_KIND_RMSNORM))
+    return fail(ARC_ERR_INVALID, "arc_allreduce_norm: a row sum from neither +0 nor (for LayerNorm) -0");
   if (norm->kind != ARC_NORM_KIND_RMSNORM) /* the fused kernels run RMSNorm only, so far */
     return fail(ARC_ERR_UNSUPPORTED, "arc_allreduce_norm: this library's fused kernels run RMSNorm only");
   if (count == 0) return ARC_OK;
@@ -807,6 +811,7 @@ static int plan_norm(const arc_comm *comm, const arc_norm *norm, size_t count, u
   a->norm.wmode = norm->weight_mode;
   a->norm.kind = norm->kind;
   a->norm.b = norm->bias;
+  a->norm.init = norm->init;
   auto aligned = [](const void *p) { return (uintptr_t)p % 16 == 0; };
   a->vec = a->vec && aligned(norm->residual) && aligned(norm->weight) && aligned(norm->y) &&
            (norm->bias == nullptr || aligned(norm->bias)) && N % 8 == 0;
@@ -814,7 +819,7 @@ static int plan_norm(const arc_comm *comm, const arc_norm *norm, size_t count, u
   memcpy(&sbits, &norm->scale, 4);
   memcpy(&ebits, &norm->eps, 4);
   const uint32_t h = fingerprint_hash((uint32_t)N ^ sbits * 3u, ebits ^ (uint32_t)norm->mean << 1 ^ (uint32_t)norm->weight_mode ^
-                                        (uint32_t)norm->kind << 2 ^ (norm->bias != nullptr ? 16u : 0u));
+                                        (uint32_t)norm->kind << 2 ^ (norm->bias != nullptr ? 16u : 0u) ^ ibits);
   a->desc_z |= ARC_DESC_FUSED | (h & 0x7Fu) << 25;
   a->desc_hash = fingerprint_hash(a->desc_y, a->desc_z);
   return ARC_OK;

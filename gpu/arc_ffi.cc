@@ -188,6 +188,8 @@ std::string parse_attrs(const arc_xla_attrs &attrs, call_config *c) {
       if (type != ARC_XLA_ATTR_SCALAR || !read_f32(value, key == "scale" ? &c->rms.scale : &c->rms.eps))
         return "attribute " + key + " must be an f32";
       c->have_norm_keys++;
+    } else if (key == "init") {  // optional: +0 without it (RMSNorm's calls)
+      if (type != ARC_XLA_ATTR_SCALAR || !read_f32(value, &c->rms.init)) return "attribute init must be an f32";
     } else if (key == "row") {
       int64_t v;
       if (type != ARC_XLA_ATTR_SCALAR) return "attribute row must be an integer";

@@ -121,6 +121,7 @@ typedef struct arc_norm {
   arc_norm_weight weight_mode;
   arc_norm_kind kind;
   const void *bias; /* row elements of the I/O type, or null: LayerNorm only */
+  float init;       /* LayerNorm's row sum starts from it, +0 or -0: a row of -0s sums to it */
 } arc_norm;
 
 /* arc_allreduce_norm is arc_allreduce (oneshot or twoshot) that writes h =

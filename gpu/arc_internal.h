@@ -70,8 +70,8 @@ struct NormArgs {
   const void *res, *w, *b; /* b: the bias, or null */
   void *y;
   uint64_t row;  /* elements of a row */
-  float scale, eps;
-  int mean, wmode, kind; /* arc_norm_mean, arc_norm_weight, arc_norm_kind */
+  float scale, eps, init; /* init: LayerNorm's row sum's, +0 or -0 */
+  int mean, wmode, kind;  /* arc_norm_mean, arc_norm_weight, arc_norm_kind */
 };
 
 /* Bit 24 of a call's header word z marks a fused call, bits 25-31 hash its

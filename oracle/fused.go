@@ -758,9 +758,13 @@ func (ch *chain) eval(op *ir.Op, rd *stOp) (*tensor, string) {
 // sumInArcOrder is the schedule the oracle assumes for a reduction by add
 // (StableHLO leaves it to the implementation): the fused kernels' order of
 // a row's sum (reference/norm.InOrder), init first, each addition rounded
-// once to e.
+// once to e; partials start from a -0 init (the identity), else from +0.
 func sumInArcOrder(e elemType, terms []float64, init float64) float64 {
-	return norm.InOrder(len(terms), func(i int) float64 { return terms[i] }, init,
+	from := 0.0
+	if init == 0 {
+		from = init
+	}
+	return norm.InOrder(len(terms), func(i int) float64 { return terms[i] }, init, from,
 		func(a, b float64) float64 { return roundTo(e, a+b) })
 }
 

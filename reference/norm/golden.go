@@ -39,7 +39,7 @@ const goldenMagic = "ARCNORM2"
 
 // WriteGolden writes cases: the magic, then per case a header of 32-bit
 // words (algo, codec, dtype, cast, world, count, row, mean, weight, scale
-// and eps bits, norm, bias 0 or 1) and the buffers: inputs, residuals
+// and eps bits, norm, bias 0 or 1, init bits) and the buffers: inputs, residuals
 // (rank by rank), weight, bias (with one), h, y (rank by rank).
 func WriteGolden(w io.Writer, cases []Case) error {
 	bw := bufio.NewWriter(w)
@@ -56,7 +56,7 @@ func WriteGolden(w io.Writer, cases []Case) error {
 		count := len(k.Inputs[0]) / s.DType.Size()
 		for _, v := range []uint32{uint32(s.AlgoEnum()), uint32(s.CodecEnum()), uint32(s.DType), uint32(cast), uint32(s.World),
 			uint32(count), uint32(rc.Row), uint32(abi.NormMean(rc.Mean)), uint32(abi.NormWeight(rc.Weight)),
-			math.Float32bits(rc.Scale), math.Float32bits(rc.Eps), uint32(abi.NormKind(rc.Norm)), uint32(bias)} {
+			math.Float32bits(rc.Scale), math.Float32bits(rc.Eps), uint32(abi.NormKind(rc.Norm)), uint32(bias), math.Float32bits(rc.Init)} {
 			bw.Write(binary.LittleEndian.AppendUint32(nil, v))
 		}
 		for _, bufs := range [][][]byte{k.Inputs, k.Residuals, {k.Weight, k.Bias}, k.H, k.Y} {
@@ -77,7 +77,7 @@ func ReadGolden(r io.Reader) ([]Case, error) {
 	}
 	var cases []Case
 	for {
-		var hd [13]uint32
+		var hd [14]uint32
 		if err := binary.Read(br, binary.LittleEndian, &hd); err != nil {
 			if errors.Is(err, io.EOF) {
 				return cases, nil
@@ -99,7 +99,8 @@ func ReadGolden(r io.Reader) ([]Case, error) {
 		k := Case{
 			Spec: collective.Spec{Algo: abi.Algos[algo], Codec: c, DType: num.DType(dtype), World: int(world), Cast: cast == 1},
 			Recipe: Recipe{Norm: abi.NormKinds[hd[11]], Row: int(row), Mean: abi.NormMeans[hd[7]], Weight: abi.NormWeights[hd[8]],
-				Scale: math.Float32frombits(hd[9]), Eps: math.Float32frombits(hd[10]), Bias: hd[12] == 1},
+				Scale: math.Float32frombits(hd[9]), Eps: math.Float32frombits(hd[10]), Bias: hd[12] == 1,
+				Init: math.Float32frombits(hd[13])},
 		}
 		if err := k.Spec.Validate(); err != nil {
 			return nil, fmt.Errorf("case %d: %v", len(cases), err)

@@ -29,6 +29,9 @@ type Recipe struct {
 	Eps    float32 // added to the mean square or variance
 	Weight string  // "f32": y = T(z * f32(w)); "io": y = T(f32(T(z)) * f32(w)) (abi.NormWeights)
 	Bias   bool    // LayerNorm's y = T(z * f32(w) + f32(b))
+	// Init is the program's init of LayerNorm's sum of h, +0 (gomlx) or -0
+	// (JAX): a row of -0s sums to it (InOrder).
+	Init float32
 }
 
 // Check reports a recipe the kernels do not have.
@@ -46,6 +49,8 @@ func (rc Recipe) Check() error {
 		return fmt.Errorf("norm: %s applies its weight in f32, not %q", rc.Norm, rc.Weight)
 	case rc.Bias && !rc.Layer():
 		return fmt.Errorf("norm: %s has no bias", rc.Norm)
+	case rc.Init != 0 || math.Signbit(float64(rc.Init)) && !rc.Layer():
+		return fmt.Errorf("norm: a row sum from %g (+0 or, for LayerNorm, -0)", rc.Init)
 	}
 	return nil
 }
@@ -57,6 +62,9 @@ func (rc Recipe) String() string {
 	bias := ""
 	if rc.Bias {
 		bias = ", bias"
+	}
+	if math.Signbit(float64(rc.Init)) {
+		bias += ", sum from -0"
 	}
 	return fmt.Sprintf("%s row %d, mean %s %g, eps %g, weight %s%s", rc.Norm, rc.Row, rc.Mean, rc.Scale, rc.Eps, rc.Weight, bias)
 }
@@ -76,23 +84,31 @@ const (
 // SumSquares is the sum of a row's squares in the kernels' order (InOrder),
 // each square and each addition rounded to f32 once.
 func SumSquares(a []float32) float32 {
-	return InOrder(len(a), func(i int) float32 { return float32(a[i] * a[i]) }, 0,
+	return InOrder(len(a), func(i int) float32 { return float32(a[i] * a[i]) }, 0, 0,
 		func(x, y float32) float32 { return x + y })
 }
 
 // InOrder is the kernels' order of a row's sum of n terms, for any
 // arithmetic (add rounds as the arithmetic does): the row is cut into
 // segments of 2048 terms from its start (the last may be short), each
-// segment into atoms of 8; partial t of a segment adds, from +0, atom t's
-// terms in order; the segment's partials are added as a tree, p[t] +=
+// segment into atoms of 8; partial t of a segment adds, from from, atom
+// t's terms in order; the segment's partials are added as a tree, p[t] +=
 // p[t + s] for s = 128, 64, ..., 1; the segments' sums are added in order
 // to init. Segments of one row may be reduced by different kernel blocks:
 // the order is the same. The oracle assumes it for the reductions a fused
 // call replaces, so both read this one definition.
-func InOrder[T any](n int, term func(i int) T, init T, add func(a, b T) T) T {
+//
+// from is +0, or the init when the program's is -0 (JAX's): -0 is the
+// exact identity of addition, so a sum from it differs from one from +0
+// only where every term is -0, and there it is -0, as the program's own
+// reduce (which starts every partial from its init) gives.
+func InOrder[T any](n int, term func(i int) T, init, from T, add func(a, b T) T) T {
 	total := init
 	for lo := 0; lo < n; lo += Segment {
 		var p [Threads]T
+		for t := range p {
+			p[t] = from
+		}
 		for i := lo; i < min(n, lo+Segment); i++ {
 			k := (i - lo) / Atom
 			p[k] = add(p[k], term(i))
@@ -146,10 +162,10 @@ func (rc Recipe) mean(sum float32) float32 {
 // squares ss.
 func (rc Recipe) Scalar(ss float32) float32 { return RSqrt(float32(rc.mean(ss) + rc.Eps)) }
 
-// Sum is the sum of a row in the kernels' order (InOrder), each addition
-// rounded to f32 once.
-func Sum(a []float32) float32 {
-	return InOrder(len(a), func(i int) float32 { return a[i] }, 0, func(x, y float32) float32 { return x + y })
+// Sum is the sum of a row in the kernels' order (InOrder) from init (+0 or
+// -0), each addition rounded to f32 once.
+func Sum(a []float32, init float32) float32 {
+	return InOrder(len(a), func(i int) float32 { return a[i] }, init, init, func(x, y float32) float32 { return x + y })
 }
 
 // Stats is a row's centre and factor: the norm is (a - Centre) * Factor,
@@ -168,10 +184,10 @@ func (rc Recipe) RowStats(a []float32) Stats {
 	if !rc.Layer() {
 		return Stats{Factor: rc.Scalar(SumSquares(a))}
 	}
-	m := rc.mean(Sum(a))
+	m := rc.mean(Sum(a, rc.Init))
 	var v float32
 	if rc.Norm == "layernorm" {
-		v = rc.mean(InOrder(len(a), func(i int) float32 { d := float32(a[i] - m); return float32(d * d) }, 0,
+		v = rc.mean(InOrder(len(a), func(i int) float32 { d := float32(a[i] - m); return float32(d * d) }, 0, 0,
 			func(x, y float32) float32 { return x + y }))
 	} else {
 		v = float32(rc.mean(SumSquares(a)) - float32(m*m))

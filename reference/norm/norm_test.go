@@ -238,7 +238,7 @@ func TestLayerNormFollowsTheRecipe(t *testing.T) {
 	row := f32(c, c, c)
 	fast := Recipe{Norm: "layernorm_fast", Row: 3, Mean: "div", Scale: 3, Eps: 1e-6, Weight: "f32"}
 	a := num.Widen(num.F32, row)
-	m := float32(Sum(a) / 3)
+	m := float32(Sum(a, 0) / 3)
 	if v := float32(float32(SumSquares(a)/3) - float32(m*m)); v >= 0 {
 		t.Fatalf("the constant row's fast variance is %g, not below zero: the test does not test the clamp", v)
 	}
@@ -258,6 +258,48 @@ func TestLayerNormFollowsTheRecipe(t *testing.T) {
 				t.Errorf("%s y[%d] = %g: NaN must fill rows 0 and 2 only", kind, j, v)
 			}
 		}
+	}
+}
+
+// A row of -0s sums to the program's init: from JAX's -0 its mean is -0
+// and the deviations +0; from gomlx's +0 they are -0, and y's zeros take
+// the other sign. Any other row sums alike from either.
+func TestLayerNormSumInit(t *testing.T) {
+	negz := float32(math.Copysign(0, -1))
+	x := num.Narrow(num.F32, []float32{negz, negz, negz, negz, 1, -2, 3, negz})
+	w := num.Narrow(num.F32, []float32{1, 1, 1, 1})
+	zero := make([]byte, len(x))
+	for i := range zero {
+		zero[i] = []byte{0, 0, 0, 0x80}[i%4] // -0 sums: h = -0 + -0 = -0
+	}
+	var ys [2][]float32 // from +0, from -0 (as map keys they are one)
+	for i, init := range []float32{0, negz} {
+		rc := Recipe{Norm: "layernorm", Row: 4, Mean: "mul", Scale: 0.25, Eps: 1e-5, Weight: "f32", Init: init}
+		_, y, err := Apply(num.F32, rc, x, zero, w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ys[i] = num.Widen(num.F32, y)
+		if want := math.Signbit(float64(init)); math.Signbit(float64(Sum(num.Widen(num.F32, x)[:4], init))) != want {
+			t.Errorf("a row of -0s sums from %g to the other sign", init)
+		}
+	}
+	pos, neg := ys[0], ys[1]
+	for j := range 4 {
+		if math.Signbit(float64(pos[j])) == math.Signbit(float64(neg[j])) || pos[j] != 0 {
+			t.Errorf("y[%d] of the -0 row: %g from +0, %g from -0: want zeros of opposite signs", j, pos[j], neg[j])
+		}
+	}
+	for j := 4; j < 8; j++ {
+		if math.Float32bits(pos[j]) != math.Float32bits(neg[j]) {
+			t.Errorf("y[%d]: %g from +0, %g from -0: a row with other values must not depend on the init", j, pos[j], neg[j])
+		}
+	}
+	if err := (Recipe{Norm: "rmsnorm", Row: 4, Mean: "mul", Weight: "f32", Init: negz}).Check(); err == nil {
+		t.Error("RMSNorm with a sum from -0: no error (its init is not read)")
+	}
+	if err := (Recipe{Norm: "layernorm", Row: 4, Mean: "mul", Weight: "f32", Init: 1}).Check(); err == nil {
+		t.Error("a sum from 1: no error")
 	}
 }
 
@@ -335,7 +377,7 @@ func goldenCases(t *testing.T) []Case {
 	recipes := []Recipe{
 		{Norm: "rmsnorm", Mean: "mul", Scale: 0.015625, Eps: 1e-5, Weight: "f32"},
 		{Norm: "rmsnorm", Mean: "div", Scale: 64, Eps: 1e-6, Weight: "io"},
-		{Norm: "layernorm", Mean: "div", Scale: 40, Eps: 1e-5, Weight: "f32", Bias: true},
+		{Norm: "layernorm", Mean: "div", Scale: 40, Eps: 1e-5, Weight: "f32", Bias: true, Init: float32(math.Copysign(0, -1))},
 		{Norm: "layernorm_fast", Mean: "mul", Scale: 0.03125, Eps: 1e-6, Weight: "f32"},
 	}
 	add := func(s collective.Spec, rc Recipe, rows, n int) {
