@@ -16,6 +16,11 @@ import (
 // clamped at zero (flax's use_fast_variance). A LayerNorm may add a bias.
 var NormKinds = []string{"rmsnorm", "layernorm", "layernorm_fast"}
 
+// KernelNorms are the norms this build's fused kernels run (gpu/arc_comm.cc
+// refuses the others): the compiler matches and reports every kind, and
+// fuses these.
+var KernelNorms = []string{"rmsnorm"}
+
 // NormMeans are how the program turns a row's sum of squares into its
 // mean, in the order of the C enum arc_norm_mean: "mul" multiplies by a
 // constant (gomlx writes 1/N), "div" divides by one (jnp.mean divides by N).

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arcpass/arc"
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/internal/normgen"
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/oracle"
@@ -218,4 +219,68 @@ func TestFusedMovedOps(t *testing.T) {
 		t.Fatal("no sine and cosine in the lowered module")
 	}
 	mustMismatch(t, "an op that is not pure moved", orig, swapped, "only pure ops move", oracle.Options{})
+}
+
+// layerNormModules are LayerNorms arc matches: gomlx's (printed by gomlx)
+// and JAX-shaped ones written by hand, both variances, with and without a
+// bias, sums from +0 and from -0.
+var layerNormModules = []string{"../testdata/fixtures/gomlx_layernorm_tp4_f32.mlir", "../testdata/fixtures/gomlx_layernorm_tp4_bf16.mlir",
+	"../testdata/fuse/layernorm_f32.mlir", "../testdata/fuse/layernorm_jax_bf16.mlir", "../testdata/fuse/layernorm_fast_jax_bf16.mlir"}
+
+// withLayerNormKernels lets the compile fuse LayerNorm, as a build whose
+// kernels run it does.
+func withLayerNormKernels(t *testing.T) {
+	was := abi.KernelNorms
+	abi.KernelNorms = abi.NormKinds
+	t.Cleanup(func() { abi.KernelNorms = was })
+}
+
+// The oracle interprets LayerNorm's fused calls as RMSNorm's: the removed
+// ops against reference/norm, bit for bit; a call whose recipe is off
+// (its variance, its mean, its epsilon, a bias dropped) is a mismatch.
+func TestLayerNormFusedCallsCheck(t *testing.T) {
+	withLayerNormKernels(t)
+	for _, f := range layerNormModules {
+		src := mustRead(t, f)
+		orig, err := ir.Parse(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := arc.Compile(f, src, arc.Options{Target: "cuda:nvlink"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(out)
+		if !strings.Contains(text, `norm = "layernorm`) {
+			t.Fatalf("%s: no LayerNorm fused", f)
+		}
+		for seed := range uint64(3) {
+			if err := oracle.Check(orig, parse(t, "out.mlir", text), oracle.Options{Seed: seed}); err != nil {
+				t.Errorf("%s, seed %d: %v", f, seed, err)
+			}
+		}
+		kind := regexp.MustCompile(`norm = "(layernorm\w*)"`).FindStringSubmatch(text)[1]
+		mean := regexp.MustCompile(`mean = "(\w+)"`).FindStringSubmatch(text)[1]
+		// (The two variances differ only by roundings, which the rows the
+		// oracle interprets often do not show: reference/norm's tests and
+		// the GPU's tell them apart.)
+		for _, c := range []struct{ from, to string }{
+			{`norm = "` + kind + `"`, `norm = "rmsnorm"`},
+			{`eps = 0x3`, `eps = 0x4`}, // an epsilon of 2 or more
+			{`mean = "` + mean + `"`, `mean = "` + map[string]string{"mul": "div", "div": "mul"}[mean] + `"`},
+		} {
+			mutated := strings.Replace(text, c.from, c.to, 1)
+			if mutated == text {
+				t.Fatalf("%s: %q is not in the fused call", f, c.from)
+			}
+			low, err := ir.ParseString("planted.mlir", mutated)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mm *oracle.MismatchError
+			if err := oracle.Check(orig, low, oracle.Options{}); !errors.As(err, &mm) {
+				t.Errorf("%s: %s -> %s: %v, want a mismatch", f, c.from, c.to, err)
+			}
+		}
+	}
 }

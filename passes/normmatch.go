@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/arcpass/arc/ir"
 	"github.com/arcpass/arc/reference/norm"
@@ -225,6 +226,7 @@ type flow struct {
 	removed map[*ir.Op]bool
 	hoisted map[*ir.Op]bool // fz.Hoist's ops
 	added   bool            // a residual add reads the sum
+	init    float32         // the init of the last row sum sumsRows read
 	// maybe are ops that go with the fusion if only removed ops read them:
 	// the weight's reshapes and converts, the broadcasts of constants.
 	maybe []*ir.Op
@@ -298,19 +300,12 @@ func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
 	if why != "" {
 		return nil, why
 	}
-	sq, why := f.square(a)
-	if why != "" {
-		return nil, why
+	var z *ir.HLO
+	if f.summed(a) != nil {
+		z, why = f.layer(a)
+	} else {
+		z, why = f.rms(a)
 	}
-	ss, why := f.rowSum(sq)
-	if why != "" {
-		return nil, why
-	}
-	k, why := f.factor(ss)
-	if why != "" {
-		return nil, why
-	}
-	z, why := f.scaled(k, a)
 	if why != "" {
 		return nil, why
 	}
@@ -327,6 +322,24 @@ func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
 		return nil, err.Error()
 	}
 	return f.fz, ""
+}
+
+// rms: RMSNorm's rows, a times rsqrt(mean(a*a) + eps) broadcast along the
+// row. It returns the multiply.
+func (f *flow) rms(a *ir.HLO) (*ir.HLO, string) {
+	sq, why := f.square(a)
+	if why != "" {
+		return nil, why
+	}
+	ss, why := f.rowSum(sq)
+	if why != "" {
+		return nil, why
+	}
+	k, why := f.factor(ss)
+	if why != "" {
+		return nil, why
+	}
+	return f.scaled(k, a)
 }
 
 // allReduce checks that c is a sum of one operand in a type the kernels
@@ -414,7 +427,7 @@ func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
 	}
 	switch {
 	case sq == nil && f.centred(a):
-		return nil, fmt.Sprintf("%s has a value subtracted before it is squared (LayerNorm's h - mean(h)): arc's fused kernels normalise by the root mean square only (RMSNorm)", av)
+		return nil, fmt.Sprintf("%s has a value subtracted before it is squared (LayerNorm's h - mean(h)), but no reduce of h makes that value: arc fuses a LayerNorm whose mean is the row's sum times or divided by a constant", av)
 	case sq == nil:
 		return nil, fmt.Sprintf("%s is not squared: no RMSNorm of h follows", av)
 	case sq.Op.Parent != f.block:
@@ -486,25 +499,38 @@ func (f *flow) rowSum(sq *ir.HLO) (*ir.HLO, string) {
 	if why != "" {
 		return nil, why
 	}
-	t := f.fz.Type
 	if !isOp(red, "reduce") || len(red.Operands) != 2 || red.Operands[0] != sq.Results[0] {
 		return nil, fmt.Sprintf("the square is read by %s, not a reduction", red.Op.Name)
 	}
+	return red, f.sumsRows(red)
+}
+
+// sumsRows checks that red, a reduce of one operand, sums it over the last
+// dimension from zero, in f32, and removes it.
+func (f *flow) sumsRows(red *ir.HLO) string {
+	t := f.fz.Type
+	if !single(red) {
+		return fmt.Sprintf("%s is not a reduction of one operand", red.Op.Name)
+	}
 	dims, ok := red.Ints("dimensions")
 	if !ok || !slices.Equal(dims, []int64{int64(len(t.Shape) - 1)}) {
-		return nil, fmt.Sprintf("%s sums over dimensions %v, not the last (%d): not a norm of rows", red.Op.Name, dims, len(t.Shape)-1)
+		return fmt.Sprintf("%s sums over dimensions %v, not the last (%d): not a norm of rows", red.Op.Name, dims, len(t.Shape)-1)
 	}
 	if !slices.Equal(out(red).Shape, t.Shape[:len(t.Shape)-1]) || out(red).Elem != "f32" {
-		return nil, fmt.Sprintf("%s makes %s", red.Op.Name, out(red))
+		return fmt.Sprintf("%s makes %s", red.Op.Name, out(red))
 	}
-	if init, ok := f.splat(red.Op, red.Operands[1]); !ok || init != 0 {
-		return nil, fmt.Sprintf("%s starts from %s, not from 0", red.Op.Name, red.Operands[1])
+	// ±0: JAX starts sums from -0, gomlx from +0 (a row of -0s sums to
+	// the init: the recipe's Init, for LayerNorm's sum of h)
+	init, ok := f.splat(red.Op, red.Operands[1])
+	if !ok || init != 0 {
+		return fmt.Sprintf("%s starts from %s, not from 0", red.Op.Name, red.Operands[1])
 	}
+	f.init = init
 	if r := f.m.Reducer(red); r != "stablehlo.add" && r != "mhlo.add" {
-		return nil, fmt.Sprintf("%s does not add", red.Op.Name)
+		return fmt.Sprintf("%s does not add", red.Op.Name)
 	}
 	f.removed[red.Op] = true
-	return red, ""
+	return ""
 }
 
 // factor: the row's factor from its sum of squares, rsqrt(sum op c + eps)
@@ -615,15 +641,20 @@ func (f *flow) weighted(z *ir.HLO) string {
 	var last *ir.HLO
 	switch {
 	case isOp(next, "multiply"):
-		w, why := f.weight(other(next, z.Results[0]), next, "f32")
+		w, wt, why := f.weight(other(next, z.Results[0]), next, "f32")
 		if why != "" {
 			return why
 		}
-		f.fz.Recipe.Weight, f.fz.Weight = "f32", w
+		f.fz.Recipe.Weight, f.fz.Weight, f.fz.WeightType = "f32", w, wt
 		f.removed[next.Op] = true
 		last = next
+		if f.fz.Recipe.Layer() {
+			if last, why = f.biased(last); why != "" {
+				return why
+			}
+		}
 		if t.Elem != "f32" {
-			conv, why := f.reader(next.Op, next.Results[0], "the weighted row")
+			conv, why := f.reader(last.Op, last.Results[0], "the weighted row")
 			if why != "" {
 				return why
 			}
@@ -642,11 +673,11 @@ func (f *flow) weighted(z *ir.HLO) string {
 		if !isOp(mul, "multiply") || !sameType(out(mul), t) {
 			return fmt.Sprintf("%s where the norm multiplies by its weight", mul.Op.Name)
 		}
-		w, why := f.weight(other(mul, next.Results[0]), mul, t.Elem)
+		w, wt, why := f.weight(other(mul, next.Results[0]), mul, t.Elem)
 		if why != "" {
 			return why
 		}
-		f.fz.Recipe.Weight, f.fz.Weight = "io", w
+		f.fz.Recipe.Weight, f.fz.Weight, f.fz.WeightType = "io", w, wt
 		f.removed[mul.Op] = true
 		last = mul
 	default:
@@ -654,6 +685,30 @@ func (f *flow) weighted(z *ir.HLO) string {
 	}
 	f.fz.Y, f.fz.Last = last.Results[0], last.Op
 	return ""
+}
+
+// biased: a LayerNorm's bias, added in f32 to the weighted row, if the
+// program adds one (y is then the add). It returns the op that makes y so
+// far.
+func (f *flow) biased(mul *ir.HLO) (*ir.HLO, string) {
+	rs := f.readersOf(mul.Op, mul.Results[0])
+	if len(rs) != 1 {
+		return mul, "" // y itself, or read twice: closure says which
+	}
+	add := f.op(rs[0])
+	if !isOp(add, "add") || !single(add) || rs[0].Parent != f.block || other(add, mul.Results[0]) == "" || !sameType(out(add), f.f32()) {
+		return mul, ""
+	}
+	b, bt, why := f.weight(other(add, mul.Results[0]), add, "f32")
+	if why != "" {
+		return nil, strings.Replace(why, "weight", "bias", 1)
+	}
+	if !sameType(bt, f.fz.WeightType) {
+		return nil, fmt.Sprintf("the bias %s is %s, the weight %s", b, bt, f.fz.WeightType)
+	}
+	f.fz.Recipe.Bias, f.fz.Bias, f.fz.BiasType = true, b, bt
+	f.removed[add.Op] = true
+	return add, ""
 }
 
 // closure adds what only the fusion reads (the weight's reshapes and
@@ -687,7 +742,10 @@ func (f *flow) closure() string {
 		f.fz.Ops = append(f.fz.Ops, op)
 	}
 	slices.SortFunc(f.fz.Ops, func(x, y *ir.Op) int { return f.pos[x] - f.pos[y] })
-	for _, v := range []string{f.fz.Residual, f.fz.Weight} {
+	for _, v := range []string{f.fz.Residual, f.fz.Weight, f.fz.Bias} {
+		if v == "" {
+			continue
+		}
 		d, ok := f.def(f.fz.At, v)
 		if !ok {
 			return fmt.Sprintf("%s has no definition the residual add sees", v)
@@ -803,13 +861,14 @@ func (f *flow) onlyRemovedRead(op *ir.Op) bool {
 
 // weight follows operand of mul back through the reshapes, broadcasts and
 // widening converts that only move or widen a weight, to the value of Row
-// elements of T they start from, and checks that every row of the
-// multiply reads it whole. elem is the type the multiply takes the weight
-// in.
-func (f *flow) weight(operand string, mul *ir.HLO, elem string) (string, string) {
+// elements of T they start from (returned with its type), and checks that
+// every row of the multiply reads it whole. elem is the type the multiply
+// takes the weight in. A LayerNorm's bias, which an add reads, is read the
+// same way.
+func (f *flow) weight(operand string, mul *ir.HLO, elem string) (string, ir.TensorType, string) {
 	t := f.fz.Type
 	if operand == "" {
-		return "", fmt.Sprintf("%s does not multiply by a weight", mul.Op.Name)
+		return "", ir.TensorType{}, fmt.Sprintf("%s does not multiply by a weight", mul.Op.Name)
 	}
 	var path []*ir.HLO // from the root forward
 	root, user := operand, mul.Op
@@ -830,18 +889,18 @@ func (f *flow) weight(operand string, mul *ir.HLO, elem string) (string, string)
 		root, user = v.Operands[0], d.Op
 	}
 	if d, ok := f.def(user, root); ok && (d.Op == f.fz.At || f.removed[d.Op]) {
-		return "", fmt.Sprintf("the weight %s is h or made from it", root)
+		return "", ir.TensorType{}, fmt.Sprintf("the weight %s is h or made from it", root)
 	}
 	rt, ok := f.typeOf(user, root)
 	if !ok {
-		return "", fmt.Sprintf("the weight %s has no type the matcher reads", root)
+		return "", ir.TensorType{}, fmt.Sprintf("the weight %s has no type the matcher reads", root)
 	}
 	if rt.Elem != t.Elem {
-		return "", fmt.Sprintf("the weight %s is %s: arc's kernel takes it in the I/O type %s", root, rt.Elem, t.Elem)
+		return "", ir.TensorType{}, fmt.Sprintf("the weight %s is %s: arc's kernel takes it in the I/O type %s", root, rt.Elem, t.Elem)
 	}
 	n := t.Shape[len(t.Shape)-1]
 	if rt.Elems() != n {
-		return "", fmt.Sprintf("the weight %s holds %d elements, not a row's %d", root, rt.Elems(), n)
+		return "", ir.TensorType{}, fmt.Sprintf("the weight %s holds %d elements, not a row's %d", root, rt.Elems(), n)
 	}
 	layout := make([]int, len(rt.Shape))
 	for i, d := range rt.Shape {
@@ -858,21 +917,21 @@ func (f *flow) weight(operand string, mul *ir.HLO, elem string) (string, string)
 		case "broadcast_in_dim":
 			dims, ok := v.Ints("broadcast_dimensions")
 			if !ok {
-				return "", fmt.Sprintf("%s: no broadcast dimensions", v.Op.Name)
+				return "", ir.TensorType{}, fmt.Sprintf("%s: no broadcast dimensions", v.Op.Name)
 			}
 			layout = broadcastLayout(layout, shape, out(v).Shape, dims)
 		}
 		if layout == nil {
-			return "", fmt.Sprintf("%s moves the weight's elements", v.Op.Name)
+			return "", ir.TensorType{}, fmt.Sprintf("%s moves the weight's elements", v.Op.Name)
 		}
 		shape = out(v).Shape
 	}
 	wt := ir.TensorType{Elem: elem, Shape: shape}
 	if !sameShape(wt, t) || elem != "f32" && len(path) > 0 && out(path[len(path)-1]).Elem != elem {
-		return "", fmt.Sprintf("the weight reaches %s as %s", mul.Op.Name, wt)
+		return "", ir.TensorType{}, fmt.Sprintf("the weight reaches %s as %s", mul.Op.Name, wt)
 	}
 	if last, ok := f.typeOf(mul.Op, operand); !ok || last.Elem != elem {
-		return "", fmt.Sprintf("%s multiplies by a weight of another type", mul.Op.Name)
+		return "", ir.TensorType{}, fmt.Sprintf("%s multiplies by a weight of another type", mul.Op.Name)
 	}
 	for i, l := range layout {
 		want := -1
@@ -880,14 +939,13 @@ func (f *flow) weight(operand string, mul *ir.HLO, elem string) (string, string)
 			want = 0
 		}
 		if l != want {
-			return "", fmt.Sprintf("%s reads the weight along another dimension than the row's", mul.Op.Name)
+			return "", ir.TensorType{}, fmt.Sprintf("%s reads the weight along another dimension than the row's", mul.Op.Name)
 		}
 	}
 	for _, v := range path {
 		f.maybe = append(f.maybe, v.Op)
 	}
-	f.fz.WeightType = rt
-	return root, ""
+	return root, rt, ""
 }
 
 // reshapeLayout carries a layout (per dimension: which dimension of the

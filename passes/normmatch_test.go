@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,8 @@ import (
 )
 
 // The matcher on the cases of testdata/fuse: each file's "// fuse:" line
-// says "fused" and the recipe, or "not" and words of the reason.
+// says "fused" and the recipe (a LayerNorm's kind first; then "bias" and
+// "from -0" where they hold), or "not" and words of the reason.
 func TestMatchNormCases(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/fuse/*.mlir")
 	if len(files) == 0 {
@@ -44,7 +46,17 @@ func TestMatchNormCases(t *testing.T) {
 			got := "not " + why
 			if fz != nil {
 				r := fz.Recipe
-				got = fmt.Sprintf("fused mean %s %g eps %g weight %s", r.Mean, r.Scale, r.Eps, r.Weight)
+				got = "fused"
+				if r.Layer() {
+					got += " " + r.Norm
+				}
+				got += fmt.Sprintf(" mean %s %g eps %g weight %s", r.Mean, r.Scale, r.Eps, r.Weight)
+				if r.Bias {
+					got += " bias"
+				}
+				if math.Signbit(float64(r.Init)) {
+					got += " from -0"
+				}
 			}
 			if fused := strings.HasPrefix(want, "fused"); fused != (fz != nil) || fused && got != want || !fused && !strings.Contains(got, strings.TrimPrefix(want, "not ")) {
 				t.Errorf("got %q\nwant %q", got, want)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/arcpass/arc/abi"
@@ -18,6 +19,9 @@ import (
 // kernel (NormFusedUS) against the all-reduce's plus the norm's own kernel
 // (NormSeparateUS).
 func (m *Machine) FuseNorm(row passes.Row, fz *passes.NormFusion) (fused, unfused float64, why string) {
+	if !slices.Contains(abi.KernelNorms, fz.Recipe.Norm) {
+		return 0, 0, fmt.Sprintf("arc's fused kernels run %v, not %s yet", abi.KernelNorms, fz.Recipe.Norm)
+	}
 	n := int64(fz.Recipe.Row)
 	es := ir.ElemBytes(fz.Type.Elem)
 	if err := abi.CheckFused(row.Algo, n, es); err != nil {

@@ -1,6 +1,6 @@
-// A LayerNorm after the residual add: the mean is subtracted before the
-// squares. Not an RMSNorm, and the reason names LayerNorm.
-// fuse: not has a value subtracted before it is squared (LayerNorm
+// A LayerNorm after the residual add, in f32: the mean (a divide by N) is
+// subtracted before the squares; no bias; the sums start from +0.
+// fuse: fused layernorm mean div 256 eps 1e-05 weight f32
 module @block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {
   func.func public @main(%arg0: tensor<4x256xf32>, %arg1: tensor<4x256xf32>, %arg2: tensor<256xf32>) -> (tensor<4x256xf32>, tensor<4x256xf32>) {
     %0 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
