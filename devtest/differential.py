@@ -480,6 +480,10 @@ def child(args):
         save(rid, outs, info)
         progress.write(f"done {rid}\n")
         progress.flush()
+        if not info["ok"] and "arc_allreduce" in info.get("error", ""):
+            # arc's communicator is unusable after a failure: the next runs
+            # start in fresh processes (the parent sees EXIT_FRESH)
+            os._exit(EXIT_FRESH)
     if args.procs > 1:
         jax.distributed.shutdown()
 
@@ -567,6 +571,11 @@ class Mps:
             self.cv.notify_all()
 
 
+# A child's exit code after a run in which arc failed: its processes'
+# communicators are unusable, so the rest of its runs start in new ones.
+EXIT_FRESH = 3
+
+
 def launch(args, procs, mode, runs, tag):
     """Runs runs in procs fresh processes; a run that hangs past
     --run-timeout is recorded and the rest start again in new processes."""
@@ -600,11 +609,14 @@ def launch(args, procs, mode, runs, tag):
                 # for a peer before the harness counts it as a hang: the log then
                 # says which rank waited for which
                 env.setdefault("ARC_TIMEOUT_MS", str(int(args.run_timeout * 500)))
+                # a call that fails says so itself, not the process's next call:
+                # the failure is the program's that had it
+                env.setdefault("ARC_SYNC_CALLS", "1")
             cmd = [sys.executable, __file__, "--child", "--mode", mode, "--procs", str(procs), "--process", str(p),
                    "--port", str(port), "--job", job, "--res", res, "--progress", progress + (f".{p}" if p else "")]
             log = open(os.path.join(args.work, "logs", f"{tag}-{p}.log"), "a")
             ps.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
-        hang = restarted = False
+        hang = restarted = fresh = False
         while time.time() < args.deadline and any(p.poll() is None for p in ps):
             time.sleep(0.2)
             if args.mps.gen != gen:
@@ -613,6 +625,9 @@ def launch(args, procs, mode, runs, tag):
             tokens = open(progress).read().split()
             if len(tokens) >= 2 and tokens[-2] == "start" and os.path.getmtime(progress) < time.time() - args.run_timeout:
                 hang = True  # the run in progress hangs
+                break
+            if any(p.poll() == EXIT_FRESH for p in ps):
+                fresh = True  # arc failed in a run, which is recorded: go on in new processes
                 break
             if any(p.poll() not in (None, 0) for p in ps):
                 # A process died: the others would wait for it in a collective.
@@ -642,7 +657,7 @@ def launch(args, procs, mode, runs, tag):
         if time.time() >= args.deadline:
             hung += [(r["id"], "not run: out of time") for r in rest]
             break
-        if restarted:
+        if restarted or fresh:
             todo = rest
             continue
         if hang:
@@ -860,6 +875,8 @@ def main():
     ap.add_argument("--run-timeout", type=float, default=90, help="seconds one run may take before it counts as a hang")
     ap.add_argument("--label", default="", help="a word for the table's title (the device, a planted defect)")
     ap.add_argument("--shards", type=int, default=3, help="groups of processes the arc runs of a process count split into")
+    ap.add_argument("--gpu-ranks", type=int, default=4,
+                    help="ranks of arc's kernels that run at once on the GPU (each rank's grid fills 1/4 of an H100's block slots)")
     ap.add_argument("--processes", type=int, default=16, help="processes at a time (each compiles on a core)")
     ap.add_argument("--mps", action="store_true", help="restart the MPS daemon after a hang (differential.sh started it)")
     # child
@@ -916,17 +933,25 @@ def parent(args):
     # per core at a time.
     lock = threading.Condition()
     free = [max(args.processes, max(procs_list))]  # processes that may start now
+    # ranks of arc's kernels that may run at once: a rank's grid takes the
+    # block slots of a whole GPU / --gpu-ranks, and ranks wait for each
+    # other, so ranks of several groups beyond that starve one another
+    # until the watchdog fails them
+    gpu = [max(args.gpu_ranks, max(procs_list))]
     resdirs = {}
 
     def run_group(procs, mode, runs, tag):
+        ranks = procs if mode == "arc" and procs > 1 else 0
         with lock:  # all of a group's processes at once, or none
-            lock.wait_for(lambda: free[0] >= procs)
+            lock.wait_for(lambda: free[0] >= procs and gpu[0] >= ranks)
             free[0] -= procs
+            gpu[0] -= ranks
         try:
             res, h = launch(args, procs, mode, runs, tag)
         finally:
             with lock:
                 free[0] += procs
+                gpu[0] += ranks
                 lock.notify_all()
         with lock:
             hangs.extend((procs, rid, why) for rid, why in h)

@@ -45,12 +45,16 @@ planted() { # planted NAME VAR=VALUE LABEL: a small run of a broken arc, once di
   echo "$1 exit $? (1 = mismatches found, as it must)"
   tail -c 20000 "/tmp/$1.log" >"$OUT/$1.log" # comes back with the results: why, when there is no table
 }
-planted planted-eps "ARC_BIN=$PWD/.devbin/arc-planted-eps" "planted: the fused call's epsilon doubled" &
-planted planted-lib "ARC_GPU_LIB=$PWD/build/libarc_gpu-before.so" "planted: the fused kernel of 98a4d52^" &
+# The planted runs follow the main run: beside it, their processes share the GPU with its twelve, and
+# arc's kernels, whose ranks wait for each other, then wait past the watchdog for a GPU to run on.
 OUT=$OUT/diff timeout $((BUDGET + 80)) bash devtest/differential.sh --procs 1,2,4 --generated 21 --budget $BUDGET --run-timeout 40 \
   --shards 3 --processes 12 --label "one GPU, 1, 2 and 4 processes under MPS" 2>&1 | grep -v "^Unjudged" | tail -30
 echo "main run done at $(($(date +%s) - t0)) s"
+nvidia-cuda-mps-control -d 2>/dev/null # differential.sh stopped its daemon
+planted planted-eps "ARC_BIN=$PWD/.devbin/arc-planted-eps" "planted: the fused call's epsilon doubled" &
+planted planted-lib "ARC_GPU_LIB=$PWD/build/libarc_gpu-before.so" "planted: the fused kernel of 98a4d52^" &
 wait
+echo quit | nvidia-cuda-mps-control 2>/dev/null
 for d in planted-eps planted-lib; do
   echo "== $d"
   sed -n '/^| processes/,/^Runs/p' "$OUT/$d/differential.md"
