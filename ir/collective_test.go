@@ -154,6 +154,31 @@ var collectiveTable = map[string][]coll{
 	"jax_gemma_io_tp2_f32.mlir": {
 		{"all_reduce", "7:7", "%1", "f32", "6x384", "tensor<6x384xf32>", 9216, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
 	},
+	"jax_layernorm_tp2_bf16.mlir": {
+		{"all_reduce", "7:7", "%1", "bf16", "6x384", "tensor<6x384xbf16>", 4608, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_layernorm_tp2_f32.mlir": {
+		{"all_reduce", "7:7", "%1", "f32", "6x384", "tensor<6x384xf32>", 9216, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_layernorm_fast_tp2_bf16.mlir": {
+		{"all_reduce", "7:7", "%1", "bf16", "6x384", "tensor<6x384xbf16>", 4608, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_layernorm_fast_tp2_f32.mlir": {
+		{"all_reduce", "7:7", "%1", "f32", "6x384", "tensor<6x384xf32>", 9216, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_gemma_tp2_bf16.mlir": {
+		{"all_reduce", "7:7", "%1", "bf16", "6x384", "tensor<6x384xbf16>", 4608, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_gemma_tp2_f32.mlir": {
+		{"all_reduce", "7:7", "%1", "f32", "6x384", "tensor<6x384xf32>", 9216, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	"jax_rms_fp8_tp2_bf16.mlir": {
+		{"all_reduce", "7:7", "%1", "bf16", "6x384", "tensor<6x384xbf16>", 4608, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
+	// JAX's scalar psum of a loss: 4 bytes.
+	"jax_loss_tp2_f32.mlir": {
+		{"all_reduce", "12:7", "%4", "f32", "scalar", "tensor<f32>", 4, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
+	},
 	"jax_llama_block_tp2_bf16.mlir": {
 		{"all_reduce", "187:7", "%133", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},
 		{"all_reduce", "217:7", "%156", "bf16", "4x1x2048", "tensor<4x1x2048xbf16>", 16384, "sum", [][]int64{{0, 1}}, "mesh_axes", "mesh_0", 1, true},

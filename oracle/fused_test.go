@@ -22,7 +22,8 @@ var fusedModules = []string{"../examples/llama/model.mlir", "../testdata/fuse/ja
 	"../testdata/fuse/odd_rows_f32.mlir",
 	"../testdata/fixtures/jax_llama_block_tp2_bf16.mlir", "../testdata/fixtures/jax_llama_block_tp4_f32.mlir",
 	"../testdata/fixtures/jax_llama_block_tp8_bf16.mlir", "../testdata/fixtures/jax_gemma_io_tp2_bf16.mlir",
-	"../testdata/fixtures/jax_gemma_io_tp2_f32.mlir"}
+	"../testdata/fixtures/jax_gemma_io_tp2_f32.mlir", "../testdata/fixtures/jax_gemma_tp2_f32.mlir",
+	"../testdata/fixtures/jax_rms_fp8_tp2_bf16.mlir"}
 
 func compileFused(t *testing.T, file string) (orig, low *ir.Module, text string) {
 	t.Helper()
@@ -221,11 +222,13 @@ func TestFusedMovedOps(t *testing.T) {
 	mustMismatch(t, "an op that is not pure moved", orig, swapped, "only pure ops move", oracle.Options{})
 }
 
-// layerNormModules are LayerNorms arc matches: gomlx's (printed by gomlx)
-// and JAX-shaped ones written by hand, both variances, with and without a
+// layerNormModules are LayerNorms arc matches: gomlx's and JAX's (printed
+// by them) and JAX-shaped ones written by hand, both variances, with and without a
 // bias, sums from +0 and from -0.
 var layerNormModules = []string{"../testdata/fixtures/gomlx_layernorm_tp4_f32.mlir", "../testdata/fixtures/gomlx_layernorm_tp4_bf16.mlir",
-	"../testdata/fuse/layernorm_f32.mlir", "../testdata/fuse/layernorm_jax_bf16.mlir", "../testdata/fuse/layernorm_fast_jax_bf16.mlir"}
+	"../testdata/fuse/layernorm_f32.mlir", "../testdata/fuse/layernorm_jax_bf16.mlir", "../testdata/fuse/layernorm_fast_jax_bf16.mlir",
+	"../testdata/fixtures/jax_layernorm_tp2_bf16.mlir", "../testdata/fixtures/jax_layernorm_tp2_f32.mlir",
+	"../testdata/fixtures/jax_layernorm_fast_tp2_bf16.mlir", "../testdata/fixtures/jax_layernorm_fast_tp2_f32.mlir"}
 
 // withLayerNormKernels lets the compile fuse LayerNorm, as a build whose
 // kernels run it does.

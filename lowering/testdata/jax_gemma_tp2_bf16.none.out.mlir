@@ -1,0 +1,39 @@
+module @jit_body attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
+  sdy.mesh @mesh_0 = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
+  func.func public @main(%arg0: tensor<6x512xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"tp"}]>}, %arg1: tensor<512x384xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{"tp"}, {}]>}, %arg2: tensor<6x384xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}, %arg3: tensor<384xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<6x384xbf16> {jax.result_info = "result[0]"}, tensor<6x384xbf16> {jax.result_info = "result[1]"}) {
+    %0:2 = sdy.manual_computation(%arg0, %arg1, %arg2, %arg3) in_shardings=[<@mesh, [{}, {"tp"}]>, <@mesh, [{"tp"}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>] out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>] manual_axes={"tp"} (%arg4: tensor<6x256xbf16>, %arg5: tensor<256x384xbf16>, %arg6: tensor<6x384xbf16>, %arg7: tensor<384xbf16>) {
+      %1 = stablehlo.dot_general %arg4, %arg5, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<6x256xbf16>, tensor<256x384xbf16>) -> tensor<6x384xbf16>
+      %2 = "stablehlo.all_reduce"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "tp">]>, use_global_device_ids}> ({
+      ^bb0(%arg8: tensor<bf16>, %arg9: tensor<bf16>):
+        %22 = stablehlo.add %arg8, %arg9 : tensor<bf16>
+        stablehlo.return %22 : tensor<bf16>
+      }) : (tensor<6x384xbf16>) -> tensor<6x384xbf16>
+      %3 = stablehlo.add %arg6, %2 : tensor<6x384xbf16>
+      %4 = stablehlo.convert %3 : (tensor<6x384xbf16>) -> tensor<6x384xf32>
+      %5 = chlo.square %4 : tensor<6x384xf32> -> tensor<6x384xf32>
+      %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %6 = stablehlo.reduce(%5 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<6x384xf32>, tensor<f32>) -> tensor<6xf32>
+      %7 = stablehlo.broadcast_in_dim %6, dims = [0] : (tensor<6xf32>) -> tensor<6x1xf32>
+      %cst_0 = stablehlo.constant dense<3.840000e+02> : tensor<f32>
+      %8 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+      %9 = stablehlo.divide %7, %8 : tensor<6x1xf32>
+      %cst_1 = stablehlo.constant dense<9.99999997E-7> : tensor<f32>
+      %10 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+      %11 = stablehlo.add %9, %10 : tensor<6x1xf32>
+      %12 = stablehlo.rsqrt %11 : tensor<6x1xf32>
+      %13 = stablehlo.broadcast_in_dim %12, dims = [0, 1] : (tensor<6x1xf32>) -> tensor<6x384xf32>
+      %14 = stablehlo.multiply %4, %13 : tensor<6x384xf32>
+      %15 = stablehlo.convert %arg7 : (tensor<384xbf16>) -> tensor<384xf32>
+      %cst_2 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+      %16 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<384xf32>
+      %17 = stablehlo.add %16, %15 : tensor<384xf32>
+      %18 = stablehlo.broadcast_in_dim %17, dims = [1] : (tensor<384xf32>) -> tensor<1x384xf32>
+      %19 = stablehlo.broadcast_in_dim %18, dims = [0, 1] : (tensor<1x384xf32>) -> tensor<6x384xf32>
+      %20 = stablehlo.multiply %14, %19 : tensor<6x384xf32>
+      %21 = stablehlo.convert %20 : (tensor<6x384xf32>) -> tensor<6x384xbf16>
+      sdy.return %3, %21 : tensor<6x384xbf16>, tensor<6x384xbf16>
+    } : (tensor<6x512xbf16>, tensor<512x384xbf16>, tensor<6x384xbf16>, tensor<384xbf16>) -> (tensor<6x384xbf16>, tensor<6x384xbf16>)
+    return %0#0, %0#1 : tensor<6x384xbf16>, tensor<6x384xbf16>
+  }
+}

@@ -1,0 +1,46 @@
+module @jit_body attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32, arc.target = "tpu:v6e-256", arc.env = {LIBTPU_INIT_ARGS = "--xla_tpu_force_1d_allreduce_at_chunk_count=1"}} {
+  sdy.mesh @mesh = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
+  sdy.mesh @mesh_0 = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
+  func.func public @main(%arg0: tensor<6x512xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"tp"}]>}, %arg1: tensor<512x384xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"tp"}, {}]>}, %arg2: tensor<6x384xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}, %arg3: tensor<384xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}, %arg4: tensor<384xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<6x384xf32> {jax.result_info = "result[0]"}, tensor<6x384xf32> {jax.result_info = "result[1]"}) {
+    %0:2 = sdy.manual_computation(%arg0, %arg1, %arg2, %arg3, %arg4) in_shardings=[<@mesh, [{}, {"tp"}]>, <@mesh, [{"tp"}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>, <@mesh, [{}]>] out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>] manual_axes={"tp"} (%arg5: tensor<6x256xf32>, %arg6: tensor<256x384xf32>, %arg7: tensor<6x384xf32>, %arg8: tensor<384xf32>, %arg9: tensor<384xf32>) {
+      %1 = stablehlo.dot_general %arg5, %arg6, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<6x256xf32>, tensor<256x384xf32>) -> tensor<6x384xf32>
+      %2 = "stablehlo.all_reduce"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+      ^bb0(%arg10: tensor<f32>, %arg11: tensor<f32>):
+        %28 = stablehlo.add %arg10, %arg11 : tensor<f32>
+        stablehlo.return %28 : tensor<f32>
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<6x384xf32>) -> tensor<6x384xf32>
+      %3 = stablehlo.add %arg7, %2 : tensor<6x384xf32>
+      %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %4 = stablehlo.reduce(%3 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<6x384xf32>, tensor<f32>) -> tensor<6xf32>
+      %5 = stablehlo.broadcast_in_dim %4, dims = [0] : (tensor<6xf32>) -> tensor<6x1xf32>
+      %cst_0 = stablehlo.constant dense<3.840000e+02> : tensor<f32>
+      %6 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+      %7 = stablehlo.divide %5, %6 : tensor<6x1xf32>
+      %8 = stablehlo.broadcast_in_dim %7, dims = [0, 1] : (tensor<6x1xf32>) -> tensor<6x384xf32>
+      %9 = stablehlo.subtract %3, %8 : tensor<6x384xf32>
+      %10 = chlo.square %9 : tensor<6x384xf32> -> tensor<6x384xf32>
+      %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %11 = stablehlo.reduce(%10 init: %cst_1) applies stablehlo.add across dimensions = [1] : (tensor<6x384xf32>, tensor<f32>) -> tensor<6xf32>
+      %12 = stablehlo.broadcast_in_dim %11, dims = [0] : (tensor<6xf32>) -> tensor<6x1xf32>
+      %cst_2 = stablehlo.constant dense<3.840000e+02> : tensor<f32>
+      %13 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+      %14 = stablehlo.divide %12, %13 : tensor<6x1xf32>
+      %15 = stablehlo.broadcast_in_dim %7, dims = [0, 1] : (tensor<6x1xf32>) -> tensor<6x384xf32>
+      %16 = stablehlo.subtract %3, %15 : tensor<6x384xf32>
+      %cst_3 = stablehlo.constant dense<9.99999997E-7> : tensor<f32>
+      %17 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+      %18 = stablehlo.add %14, %17 : tensor<6x1xf32>
+      %19 = stablehlo.rsqrt %18 : tensor<6x1xf32>
+      %20 = stablehlo.broadcast_in_dim %19, dims = [0, 1] : (tensor<6x1xf32>) -> tensor<6x384xf32>
+      %21 = stablehlo.multiply %16, %20 : tensor<6x384xf32>
+      %22 = stablehlo.broadcast_in_dim %arg8, dims = [1] : (tensor<384xf32>) -> tensor<1x384xf32>
+      %23 = stablehlo.broadcast_in_dim %22, dims = [0, 1] : (tensor<1x384xf32>) -> tensor<6x384xf32>
+      %24 = stablehlo.multiply %21, %23 : tensor<6x384xf32>
+      %25 = stablehlo.broadcast_in_dim %arg9, dims = [1] : (tensor<384xf32>) -> tensor<1x384xf32>
+      %26 = stablehlo.broadcast_in_dim %25, dims = [0, 1] : (tensor<1x384xf32>) -> tensor<6x384xf32>
+      %27 = stablehlo.add %24, %26 : tensor<6x384xf32>
+      sdy.return %3, %27 : tensor<6x384xf32>, tensor<6x384xf32>
+    } : (tensor<6x512xf32>, tensor<512x384xf32>, tensor<6x384xf32>, tensor<384xf32>, tensor<384xf32>) -> (tensor<6x384xf32>, tensor<6x384xf32>)
+    return %0#0, %0#1 : tensor<6x384xf32>, tensor<6x384xf32>
+  }
+}

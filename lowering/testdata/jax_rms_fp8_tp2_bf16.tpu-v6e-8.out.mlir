@@ -1,0 +1,53 @@
+module @jit_body attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32, arc.target = "tpu:v6e-8", arc.env = {LIBTPU_INIT_ARGS = "--xla_tpu_force_1d_allreduce_at_chunk_count=1"}} {
+  sdy.mesh @mesh = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
+  sdy.mesh @mesh_0 = <["tp"=2]> {stablehlo.mesh = {axes = [{name = "tp", size = 2 : i64}]}}
+  func.func public @main(%arg0: tensor<6x512xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"tp"}]>}, %arg1: tensor<512x384xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{"tp"}, {}]>}, %arg2: tensor<6x384xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}, %arg3: tensor<384xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<6x384xbf16> {jax.result_info = "result[0]"}, tensor<6x384xbf16> {jax.result_info = "result[1]"}, tensor<6x384xf8E4M3FN> {jax.result_info = "result[2]"}) {
+    %0:3 = sdy.manual_computation(%arg0, %arg1, %arg2, %arg3) in_shardings=[<@mesh, [{}, {"tp"}]>, <@mesh, [{"tp"}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>] out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}, {}]>] manual_axes={"tp"} (%arg4: tensor<6x256xbf16>, %arg5: tensor<256x384xbf16>, %arg6: tensor<6x384xbf16>, %arg7: tensor<384xbf16>) {
+      %1 = stablehlo.dot_general %arg4, %arg5, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<6x256xbf16>, tensor<256x384xbf16>) -> tensor<6x384xbf16>
+      %2 = "stablehlo.all_reduce"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+      ^bb0(%arg8: tensor<bf16>, %arg9: tensor<bf16>):
+        %25 = stablehlo.add %arg8, %arg9 : tensor<bf16>
+        stablehlo.return %25 : tensor<bf16>
+      }) {arc.lowering = "ring", arc.reason = "groups ordered as 1-hop rings on the ICI mesh (device ids read as x-minor chip coordinates); libtpu forced to a 1-D ring", arc.ring = dense<[[0, 1]]> : tensor<1x2xi64>, arc.ring_max_hops = 1 : i64} : (tensor<6x384xbf16>) -> tensor<6x384xbf16>
+      %3 = stablehlo.add %arg6, %2 : tensor<6x384xbf16>
+      %4 = stablehlo.convert %3 : (tensor<6x384xbf16>) -> tensor<6x384xf32>
+      %5 = chlo.square %4 : tensor<6x384xf32> -> tensor<6x384xf32>
+      %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %6 = stablehlo.reduce(%5 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<6x384xf32>, tensor<f32>) -> tensor<6xf32>
+      %7 = stablehlo.broadcast_in_dim %6, dims = [0] : (tensor<6xf32>) -> tensor<6x1xf32>
+      %cst_0 = stablehlo.constant dense<3.840000e+02> : tensor<f32>
+      %8 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+      %9 = stablehlo.divide %7, %8 : tensor<6x1xf32>
+      %cst_1 = stablehlo.constant dense<9.99999997E-7> : tensor<f32>
+      %10 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+      %11 = stablehlo.add %9, %10 : tensor<6x1xf32>
+      %12 = stablehlo.rsqrt %11 : tensor<6x1xf32>
+      %13 = stablehlo.broadcast_in_dim %12, dims = [0, 1] : (tensor<6x1xf32>) -> tensor<6x384xf32>
+      %14 = stablehlo.multiply %4, %13 : tensor<6x384xf32>
+      %15 = stablehlo.convert %arg7 : (tensor<384xbf16>) -> tensor<384xf32>
+      %16 = stablehlo.broadcast_in_dim %15, dims = [1] : (tensor<384xf32>) -> tensor<1x384xf32>
+      %17 = stablehlo.broadcast_in_dim %16, dims = [0, 1] : (tensor<1x384xf32>) -> tensor<6x384xf32>
+      %18 = stablehlo.multiply %14, %17 : tensor<6x384xf32>
+      %19 = stablehlo.convert %18 : (tensor<6x384xf32>) -> tensor<6x384xbf16>
+      %20 = stablehlo.convert %19 : (tensor<6x384xbf16>) -> tensor<6x384xf32>
+      %cst_2 = stablehlo.constant dense<5.000000e-02> : tensor<f32>
+      %21 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<6x384xf32>
+      %22 = stablehlo.divide %20, %21 : tensor<6x384xf32>
+      %cst_3 = stablehlo.constant dense<-4.480000e+02> : tensor<f32>
+      %cst_4 = stablehlo.constant dense<4.480000e+02> : tensor<f32>
+      %23 = func.call @clip(%22, %cst_3, %cst_4) : (tensor<6x384xf32>, tensor<f32>, tensor<f32>) -> tensor<6x384xf32>
+      %24 = stablehlo.convert %23 : (tensor<6x384xf32>) -> tensor<6x384xf8E4M3FN>
+      sdy.return %3, %19, %24 : tensor<6x384xbf16>, tensor<6x384xbf16>, tensor<6x384xf8E4M3FN>
+    } : (tensor<6x512xbf16>, tensor<512x384xbf16>, tensor<6x384xbf16>, tensor<384xbf16>) -> (tensor<6x384xbf16>, tensor<6x384xbf16>, tensor<6x384xf8E4M3FN>)
+    return %0#0, %0#1, %0#2 : tensor<6x384xbf16>, tensor<6x384xbf16>, tensor<6x384xf8E4M3FN>
+  }
+  func.func private @clip(%arg0: tensor<6x384xf32>, %arg1: tensor<f32>, %arg2: tensor<f32>) -> tensor<6x384xf32> {
+    %0 = stablehlo.convert %arg1 : tensor<f32>
+    %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<6x384xf32>
+    %2 = stablehlo.maximum %1, %arg0 : tensor<6x384xf32>
+    %3 = stablehlo.convert %arg2 : tensor<f32>
+    %4 = stablehlo.broadcast_in_dim %3, dims = [] : (tensor<f32>) -> tensor<6x384xf32>
+    %5 = stablehlo.minimum %4, %2 : tensor<6x384xf32>
+    return %5 : tensor<6x384xf32>
+  }
+}
