@@ -17,6 +17,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 OUT=${OUT:-/tmp/arc-differential-all}; mkdir -p "$OUT"
 BUDGET=${BUDGET:-280} # seconds of the main run's programs (a shorter run when device time is short)
+# PLANTED=0 leaves out the planted runs (a main run alone, when device time is short)
 # Hopper only (the GPU machine's): the library and the planted one build in about a minute.
 ARCH=${GPU_ARCH:-"-gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90,code=sm_90"}
 FL="-O3 -fmad=false -std=c++17 -Xcompiler -fPIC -split-compile=0"
@@ -50,6 +51,7 @@ planted() { # planted NAME VAR=VALUE LABEL: a small run of a broken arc, once di
 OUT=$OUT/diff timeout $((BUDGET + 80)) bash devtest/differential.sh --procs 1,2,4 --generated 21 --budget $BUDGET --run-timeout 40 \
   --shards 3 --processes 12 --label "one GPU, 1, 2 and 4 processes under MPS" 2>&1 | grep -v "^Unjudged" | tail -30
 echo "main run done at $(($(date +%s) - t0)) s"
+[ "${PLANTED:-1}" = 0 ] && { echo "total $(($(date +%s) - t0)) s (PLANTED=0: no planted runs)"; exit 0; }
 nvidia-cuda-mps-control -d 2>/dev/null # differential.sh stopped its daemon
 planted planted-eps "ARC_BIN=$PWD/.devbin/arc-planted-eps" "planted: the fused call's epsilon doubled" &
 planted planted-lib "ARC_GPU_LIB=$PWD/build/libarc_gpu-before.so" "planted: the fused kernel of 98a4d52^" &
