@@ -875,8 +875,8 @@ def main():
     ap.add_argument("--run-timeout", type=float, default=90, help="seconds one run may take before it counts as a hang")
     ap.add_argument("--label", default="", help="a word for the table's title (the device, a planted defect)")
     ap.add_argument("--shards", type=int, default=3, help="groups of processes the arc runs of a process count split into")
-    ap.add_argument("--gpu-ranks", type=int, default=4,
-                    help="ranks of arc's kernels that run at once on the GPU (each rank's grid fills 1/4 of an H100's block slots)")
+    ap.add_argument("--gpu-groups", type=int, default=1,
+                    help="groups of processes that run arc's kernels at once on the GPU (each group's grids fill it)")
     ap.add_argument("--processes", type=int, default=16, help="processes at a time (each compiles on a core)")
     ap.add_argument("--mps", action="store_true", help="restart the MPS daemon after a hang (differential.sh started it)")
     # child
@@ -933,15 +933,16 @@ def parent(args):
     # per core at a time.
     lock = threading.Condition()
     free = [max(args.processes, max(procs_list))]  # processes that may start now
-    # ranks of arc's kernels that may run at once: a rank's grid takes the
-    # block slots of a whole GPU / --gpu-ranks, and ranks wait for each
-    # other, so ranks of several groups beyond that starve one another
-    # until the watchdog fails them
-    gpu = [max(args.gpu_ranks, max(procs_list))]
+    # groups of processes running arc's kernels at once: arc sizes a rank's
+    # grid to its share of the GPU among its group's ranks (gpu/arc_comm.cc,
+    # grid_of), whose blocks must all be resident, since they wait for each
+    # other; two groups' grids overfill the GPU, and their ranks starve one
+    # another until the watchdog fails them
+    gpu = [max(1, args.gpu_groups)]
     resdirs = {}
 
     def run_group(procs, mode, runs, tag):
-        ranks = procs if mode == "arc" and procs > 1 else 0
+        ranks = 1 if mode == "arc" and procs > 1 else 0
         with lock:  # all of a group's processes at once, or none
             lock.wait_for(lambda: free[0] >= procs and gpu[0] >= ranks)
             free[0] -= procs
