@@ -43,6 +43,9 @@ typedef struct {
 	int mean;
 	float scale, eps;
 	int weight_mode;
+	int kind;
+	const void *bias;
+	float init;
 } arc_norm;
 
 static void *lib;
@@ -187,8 +190,9 @@ static int allreduce(arc_comm *c, int rank, void *in, void *out, size_t count, i
 	return p_allreduce(c, rank, in, out, count, dt, algo, codec, flags, s);
 }
 static int allreduce_norm(arc_comm *c, int rank, void *in, void *out, size_t count, int dt, int algo, int codec, int flags,
-		void *res, void *w, void *y, size_t row, int mean, float scale, float eps, int wmode, void *s) {
-	arc_norm n = {res, w, y, row, mean, scale, eps, wmode};
+		void *res, void *w, void *y, size_t row, int mean, float scale, float eps, int wmode, int kind, void *b,
+		float init, void *s) {
+	arc_norm n = {res, w, y, row, mean, scale, eps, wmode, kind, b, init};
 	return p_allreduce_norm(c, rank, in, out, count, dt, algo, codec, flags, &n, s);
 }
 static int comm_destroy(arc_comm *c) { return p_comm_destroy(c); }
@@ -410,13 +414,19 @@ func (c *Comm) AllReduce(rank int, in, out Ptr, count, dtype, algo, codec, flags
 
 // Norm is the fused kernels' norm (arc_norm): the residual, the weight and
 // y on the rank's device, the row's elements, the mean (0 mul, 1 div) and
-// its constant, epsilon and the weight's placement (0 f32, 1 io).
+// its constant, epsilon, the weight's placement (0 f32, 1 io), the norm
+// (abi.NormKinds: 0 rmsnorm, 1 layernorm, 2 layernorm_fast), LayerNorm's
+// bias on the device (nil: none) and the init its sum of h starts from (+0
+// or -0).
 type Norm struct {
 	Residual, Weight, Y Ptr
 	Row                 int
 	Mean                int
 	Scale, Eps          float32
 	WeightMode          int
+	Kind                int
+	Bias                Ptr
+	Init                float32
 }
 
 // AllReduceNorm enqueues rank's part of a fused all-reduce: out gets h =
@@ -424,7 +434,7 @@ type Norm struct {
 func (c *Comm) AllReduceNorm(rank int, in, out Ptr, count, dtype, algo, codec, flags int, n Norm, s Ptr) error {
 	return call("arc_allreduce_norm", C.allreduce_norm(c.c, C.int(rank), in, out, C.size_t(count), C.int(dtype), C.int(algo),
 		C.int(codec), C.int(flags), n.Residual, n.Weight, n.Y, C.size_t(n.Row), C.int(n.Mean), C.float(n.Scale), C.float(n.Eps),
-		C.int(n.WeightMode), s))
+		C.int(n.WeightMode), C.int(n.Kind), n.Bias, C.float(n.Init), s))
 }
 
 // Status reports a timeout of any rank since the communicator was made.
