@@ -287,3 +287,38 @@ func TestLayerNormFusedCallsCheck(t *testing.T) {
 		}
 	}
 }
+
+// normgen's LayerNorm (its mean subtracted before the squares, no bias) in
+// every printed form, type, shape and mean: with the kernels' gate lifted,
+// the cases whose two means agree (divide by N) fuse as layernorm and the
+// oracle agrees with every one, fused or not.
+func TestLayerNormGenerated(t *testing.T) {
+	withLayerNormKernels(t)
+	fused := 0
+	for _, generic := range []bool{false, true} {
+		for elem := range 3 {
+			for mean := range 4 {
+				for _, square := range []bool{false, true} {
+					c := normgen.Case{Generic: generic, Elem: elem, Shape: (elem + mean) % 4, Mean: mean, Near: normgen.LayerNorm, Square: square, Return: mean % 3}
+					src := c.Module()
+					out, _, err := arc.Compile("gen.mlir", []byte(src), arc.Options{Target: "cuda:nvlink"})
+					if err != nil {
+						t.Fatalf("%s: %v", c, err)
+					}
+					if got, want := strings.Contains(string(out), `norm = "layernorm"`), mean == 0; got != want {
+						t.Errorf("%s: fused %v, want %v", c, got, want)
+					}
+					if strings.Contains(string(out), `norm = "layernorm"`) {
+						fused++
+					}
+					if err := oracle.Check(parse(t, "gen.mlir", src), parse(t, "out.mlir", string(out)), oracle.Options{}); err != nil {
+						t.Errorf("%s: %v", c, err)
+					}
+				}
+			}
+		}
+	}
+	if fused == 0 {
+		t.Error("no generated LayerNorm fused")
+	}
+}
