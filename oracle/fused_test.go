@@ -288,9 +288,10 @@ func TestLayerNormFusedCallsCheck(t *testing.T) {
 	}
 }
 
-// normgen's LayerNorm (its mean subtracted before the squares, no bias) in
-// every printed form, type, shape and mean: with the kernels' gate lifted,
-// the cases whose two means agree (divide by N) fuse as layernorm and the
+// normgen's LayerNorms (both variances; h - mean once or twice; the fast
+// variance unclamped and mean - h, which must not fuse) in every printed
+// form, type, mean and weight placement: with the kernels' gate lifted,
+// exactly the cases normgen calls exact fuse, as their kind, and the
 // oracle agrees with every one, fused or not.
 func TestLayerNormGenerated(t *testing.T) {
 	withLayerNormKernels(t)
@@ -298,18 +299,23 @@ func TestLayerNormGenerated(t *testing.T) {
 	for _, generic := range []bool{false, true} {
 		for elem := range 3 {
 			for mean := range 4 {
-				for _, square := range []bool{false, true} {
-					c := normgen.Case{Generic: generic, Elem: elem, Shape: (elem + mean) % 4, Mean: mean, Near: normgen.LayerNorm, Square: square, Return: mean % 3}
+				for sub := range 5 {
+					c := normgen.Case{Generic: generic, Elem: elem, Shape: (elem + mean + sub) % 4, Mean: mean, Near: normgen.LayerNorm, Sub: sub,
+						Square: (mean+sub)%2 == 1, Return: (mean + sub) % 3, Weight: (elem + sub) % 3}
 					src := c.Module()
 					out, _, err := arc.Compile("gen.mlir", []byte(src), arc.Options{Target: "cuda:nvlink"})
 					if err != nil {
 						t.Fatalf("%s: %v", c, err)
 					}
-					if got, want := strings.Contains(string(out), `norm = "layernorm"`), mean == 0; got != want {
+					kind := regexp.MustCompile(`norm = "(layernorm\w*)"`).FindStringSubmatch(string(out))
+					if got, want := kind != nil, c.LayerExact(); got != want {
 						t.Errorf("%s: fused %v, want %v", c, got, want)
 					}
-					if strings.Contains(string(out), `norm = "layernorm"`) {
+					if kind != nil {
 						fused++
+						if want := map[bool]string{false: "layernorm", true: "layernorm_fast"}[sub == 2]; kind[1] != want {
+							t.Errorf("%s: fused as %s, want %s", c, kind[1], want)
+						}
 					}
 					if err := oracle.Check(parse(t, "gen.mlir", src), parse(t, "out.mlir", string(out)), oracle.Options{}); err != nil {
 						t.Errorf("%s: %v", c, err)
@@ -318,7 +324,8 @@ func TestLayerNormGenerated(t *testing.T) {
 			}
 		}
 	}
-	if fused == 0 {
-		t.Error("no generated LayerNorm fused")
+	if fused < 10 {
+		t.Errorf("%d generated LayerNorms fused", fused)
 	}
+	t.Logf("%d of 120 fused", fused)
 }

@@ -47,7 +47,7 @@ const (
 	NormInIO      // the norm in the I/O type, without the convert to f32
 	FactorConvert // the row's factor converted f32 to f32
 	InitOne       // the row's sum starts from 1
-	LayerNorm     // the mean is subtracted first
+	LayerNorm     // a LayerNorm (Sub: the mean of the squared deviations; h - mean written twice, as JAX does; flax's fast variance; the fast variance unclamped; mean - h)
 	OtherAxis     // the sum runs over the rows, not along them
 	SumTwice      // the all-reduce's sum is also returned
 	ListConst     // the constants are written element by element
@@ -377,14 +377,32 @@ func (g *gen) norm(p, x, w, wType string) (rets, types []string) {
 		a = g.unary("convert", h, T, F)
 		work, Fw = "f32", F
 	}
+	squared := a       // what the variance squares
+	var meanCol string // LayerNorm's mean, [rows, 1], for the fast variance
 	if c.Near == LayerNorm {
 		zero := g.constant(0, nil, work)
 		sum := g.reduce("add", a, zero, full, []int{rows}, 1, work)
-		mean := g.binary("divide", sum, g.scalar(float64(row), []int{rows}, work), tensor([]int{rows}, work))
-		mb := g.broadcast(mean, tensor([]int{rows}, work), Fw, []int{0})
-		a = g.binary("subtract", a, mb, Fw)
+		rt := tensor([]int{rows}, work)
+		mean := g.binary("divide", sum, g.scalar(float64(row), []int{rows}, work), rt)
+		centre := func() string {
+			mb := g.broadcast(mean, rt, Fw, []int{0})
+			if c.Sub == layerReversed {
+				return g.binary("subtract", mb, a, Fw)
+			}
+			return g.binary("subtract", a, mb, Fw)
+		}
+		d := centre()
+		squared = d
+		if c.Sub == layerFast || c.Sub == layerUnclamped {
+			squared = a
+			meanCol = g.unary("reshape", mean, rt, tensor([]int{rows, 1}, work))
+		}
+		if c.Sub == layerTwice {
+			d = centre() // y's own h - mean
+		}
+		a = d
 	}
-	sq := g.square(a, Fw)
+	sq := g.square(squared, Fw)
 	if c.Near == SecondReader && c.Sub == 0 {
 		extra["a"] = [2]string{a, Fw}
 	}
@@ -435,6 +453,12 @@ func (g *gen) norm(p, x, w, wType string) (rets, types []string) {
 	if c.Near == SecondReader && c.Sub == 3 {
 		extra["mean"] = [2]string{mean, colT}
 	}
+	if meanCol != "" { // the fast variance: mean(h*h) - mean^2, clamped at 0
+		mean = g.binary("subtract", mean, g.square(meanCol, colT), colT)
+		if c.Sub == layerFast {
+			mean = g.binary("maximum", g.scalar(0, []int{rows, 1}, work), mean, colT)
+		}
+	}
 	eps := Epsilons[c.Eps]
 	switch c.Near {
 	case EpsAfterRsqrt:
@@ -472,6 +496,24 @@ func (g *gen) norm(p, x, w, wType string) (rets, types []string) {
 		extra["z"] = [2]string{z, Fw}
 	}
 	return g.weight(z, w, wType, h, T, Fw, elem, work, extra)
+}
+
+// LayerNorm's variants (Case.Sub of the LayerNorm near miss).
+const (
+	layerDeviations = iota // the mean of the squared deviations
+	layerTwice             // the same, h - mean written twice (JAX: once per use)
+	layerFast              // flax's fast variance, max(0, mean(h*h) - mean^2)
+	layerUnclamped         // the fast variance without the clamp: not what the kernel computes
+	layerReversed          // mean - h: not a LayerNorm
+	layerVariants
+)
+
+// LayerExact reports a LayerNorm case that is exactly what arc's LayerNorm
+// kernels compute, in a form the matcher reads: a variance the kernels
+// have, whose mean divides by N as the mean of h does (meanConst 0), the
+// weight in f32 (LayerNorm has no weight in the I/O type).
+func (c Case) LayerExact() bool {
+	return c.Near == LayerNorm && c.Sub <= layerFast && c.Mean == 0 && (c.Weight != 1 || Elems[c.Elem] == "f32")
 }
 
 func meanConst(mean, row int) (float64, string) {
@@ -672,6 +714,8 @@ func Seeds() []Case {
 				subs = 3
 			case ConstAttr, MaxReducer, MinReducer:
 				subs = 2
+			case LayerNorm:
+				subs = layerVariants
 			}
 			for sub := range subs {
 				for i, elem := range []int{0, 1 + (near+sub)%2} {
