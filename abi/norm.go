@@ -21,6 +21,17 @@ var NormKinds = []string{"rmsnorm", "layernorm", "layernorm_fast"}
 // fuses these.
 var KernelNorms = []string{"rmsnorm"}
 
+// Epilogues are what a fused kernel may apply to y after the norm:
+// "fp8_e4m3" quantizes it, q = f8E4M3FN(clip(f32(y) op scale, -448, 448))
+// with a static scale (reference/norm.FP8), as FlashInfer's and
+// TensorRT-LLM's all-reduce + norm kernels do. KernelEpilogues are those
+// this build's kernels compute: none yet, so the compiler matches and
+// reports an epilogue and leaves its ops in the program, reading y.
+var (
+	Epilogues       = []string{"fp8_e4m3"}
+	KernelEpilogues []string
+)
+
 // NormMeans are how the program turns a row's sum of squares into its
 // mean, in the order of the C enum arc_norm_mean: "mul" multiplies by a
 // constant (gomlx writes 1/N), "div" divides by one (jnp.mean divides by N).

@@ -2,7 +2,9 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/arcpass/arc/abi"
 	"github.com/arcpass/arc/decision"
 	"github.com/arcpass/arc/ir"
 )
@@ -81,6 +83,13 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 				fusions[c.Op] = fz
 			}
 		}
+		if note := epilogueNote(fz); note != "" {
+			for i := range a.Rows {
+				if a.Rows[i].Collective.Op == c.Op {
+					a.Rows[i].Epilogue = note
+				}
+			}
+		}
 		if err := decision.WriteFuse(ed, c.Op, fuse, why); err != nil {
 			return err
 		}
@@ -99,6 +108,21 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 	return nil
 })
 
+// epilogueNote is what --explain says of an FP8 epilogue after y
+// (nothing where none follows): matched but not fused, while the kernels
+// do not have it (abi.KernelEpilogues), or why it is not one.
+func epilogueNote(fz *NormFusion) string {
+	switch {
+	case fz == nil:
+		return ""
+	case fz.FP8 != nil && !slices.Contains(abi.KernelEpilogues, "fp8_e4m3"):
+		return fmt.Sprintf("FP8 epilogue matched (%v), but arc's fused kernels do not have it yet: its ops stay, reading y", fz.FP8)
+	case fz.FP8Miss != "":
+		return "no FP8 epilogue: " + fz.FP8Miss
+	}
+	return ""
+}
+
 // keep gives the rows of the fused all-reduces their fusions, taken from m,
 // the module fuse matched them in, to n, the one it wrote (rows' ops were
 // was in m): the lowering then carries them out without matching again.
@@ -107,7 +131,11 @@ var FusePass = Func("fuse", []Need{{"select", "it fuses the norms after the all-
 func keep(m, n *ir.Module, a *Analysis, was []*ir.Op, fused map[*ir.Op]*NormFusion) {
 	to := map[*ir.Op]*ir.Op{}
 	for _, fz := range fused {
-		for _, op := range append(append([]*ir.Op{fz.AllReduce, fz.At, fz.Last}, fz.Ops...), fz.Hoist...) {
+		ops := append(append([]*ir.Op{fz.AllReduce, fz.At, fz.Last}, fz.Ops...), fz.Hoist...)
+		if fz.FP8 != nil {
+			ops = append(ops, fz.FP8.Ops...)
+		}
+		for _, op := range ops {
 			to[op] = nil
 		}
 	}

@@ -43,6 +43,11 @@ type NormFusion struct {
 	// or another of them makes. The lowering moves them before the fused
 	// call, which takes the add's place; moved, they compute what they did.
 	Hoist []*ir.Op
+	// FP8 is the FP8 quantization the program applies to y, where it
+	// does (nil: none, or FP8Miss says why what follows y is not one).
+	// None of its ops are in Ops: the fused call leaves them reading y.
+	FP8     *FP8Epilogue
+	FP8Miss string
 }
 
 // in is the fusion with its ops taken to their counterparts in another
@@ -57,6 +62,16 @@ func (fz *NormFusion) in(to map[*ir.Op]*ir.Op) *NormFusion {
 		out.Hoist[i] = to[op]
 	}
 	out.AllReduce, out.At, out.Last = to[fz.AllReduce], to[fz.At], to[fz.Last]
+	if fz.FP8 != nil {
+		e := *fz.FP8
+		e.Ops = make([]*ir.Op, len(fz.FP8.Ops))
+		for i, op := range fz.FP8.Ops {
+			e.Ops[i] = to[op]
+		}
+		if out.FP8 = &e; slices.Contains(e.Ops, nil) {
+			return nil
+		}
+	}
 	if out.AllReduce == nil || out.At == nil || out.Last == nil || slices.Contains(out.Ops, nil) || slices.Contains(out.Hoist, nil) {
 		return nil
 	}
@@ -321,6 +336,7 @@ func (f *flow) match(c *ir.Collective) (*NormFusion, string) {
 	if err := f.fz.Recipe.Check(); err != nil {
 		return nil, err.Error()
 	}
+	f.epilogue()
 	return f.fz, ""
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,9 @@ import (
 
 // The matcher on the cases of testdata/fuse: each file's "// fuse:" line
 // says "fused" and the recipe (a LayerNorm's kind first; then "bias" and
-// "from -0" where they hold), or "not" and words of the reason.
+// "from -0" where they hold), or "not" and words of the reason. A "// fp8:"
+// line says the FP8 epilogue after y: its op, scale and clip, or "not" and
+// words of the reason; without one, the case has none.
 func TestMatchNormCases(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/fuse/*.mlir")
 	if len(files) == 0 {
@@ -25,10 +28,13 @@ func TestMatchNormCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want string
+			var want, wantFP8 string
 			for _, line := range strings.Split(string(src), "\n") {
 				if w, ok := strings.CutPrefix(line, "// fuse: "); ok {
 					want = w
+				}
+				if w, ok := strings.CutPrefix(line, "// fp8: "); ok {
+					wantFP8 = w
 				}
 			}
 			m, err := ir.ParseModule(path, src)
@@ -60,6 +66,19 @@ func TestMatchNormCases(t *testing.T) {
 			}
 			if fused := strings.HasPrefix(want, "fused"); fused != (fz != nil) || fused && got != want || !fused && !strings.Contains(got, strings.TrimPrefix(want, "not ")) {
 				t.Errorf("got %q\nwant %q", got, want)
+			}
+			if fz == nil {
+				return
+			}
+			gotFP8 := ""
+			switch {
+			case fz.FP8 != nil:
+				gotFP8 = fmt.Sprintf("%s %g by %s", fz.FP8.Op, fz.FP8.Scale, fz.FP8.Clip)
+			case fz.FP8Miss != "":
+				gotFP8 = "not " + fz.FP8Miss
+			}
+			if matched := !strings.HasPrefix(wantFP8, "not "); matched && gotFP8 != wantFP8 || !matched && !strings.HasPrefix(gotFP8, "not ") || !matched && !strings.Contains(gotFP8, strings.TrimPrefix(wantFP8, "not ")) {
+				t.Errorf("fp8: got %q\nwant %q", gotFP8, wantFP8)
 			}
 		})
 	}
@@ -176,6 +195,43 @@ func TestMatchWithoutAddReadsNoDefUse(t *testing.T) {
 		}
 		if (nm.g != nil) != c.read || near != c.read {
 			t.Errorf("%s: def-use read %v, near miss %v (%s), want %v", c.name, nm.g != nil, near, why, c.read)
+		}
+	}
+}
+
+// JAX's own print of an FP8 quantization after RMSNorm, inside a manual
+// computation, the clip a call of a private function.
+func TestMatchNormFP8JaxFixture(t *testing.T) {
+	path := "../testdata/fixtures/jax_rms_fp8_tp2_bf16.mlir"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ir.ParseModule(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := m.Collectives()
+	if len(cs) != 1 {
+		t.Fatalf("%d collectives", len(cs))
+	}
+	fz, why, _ := MatchNorm(m, cs[0].Op)
+	if fz == nil {
+		t.Fatal(why)
+	}
+	e := fz.FP8
+	if e == nil {
+		t.Fatalf("no FP8 epilogue: %s", fz.FP8Miss)
+	}
+	if e.Op != "div" || e.Scale != 0.05 || e.Lo != -448 || e.Hi != 448 || e.Clip != "call @clip" || e.Q != "%24" || len(e.Ops) != 4 {
+		t.Errorf("epilogue %+v", e)
+	}
+	if last := e.Ops[len(e.Ops)-1]; !strings.Contains(m.Text(last), "f8E4M3FN") {
+		t.Errorf("the epilogue's last op is %s", m.Text(last))
+	}
+	for _, op := range e.Ops {
+		if slices.Contains(fz.Ops, op) {
+			t.Errorf("the fusion replaces the epilogue's %s", m.Text(op))
 		}
 	}
 }

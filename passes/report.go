@@ -72,6 +72,11 @@ type Row struct {
 	// lowering carries it out without matching again (nil: not fused, or
 	// fused by a compile before this one).
 	Fusion *NormFusion `json:"-"`
+	// Epilogue is the fuse pass's word on an FP8 epilogue after the norm's
+	// y (matched but not fused, or why it is not one), for the table
+	// (--explain) only: written into arc.fuse_reason it would change what
+	// arc emits for every such program.
+	Epilogue string `json:"-"`
 }
 
 // Analysis is what the analyse pass learns of a module, once per compile:
@@ -538,6 +543,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 			why := row.Reason
 			if row.FuseReason != "" {
 				why += "; " + row.FuseReason
+			}
+			if row.Epilogue != "" {
+				why += "; " + row.Epilogue
 			}
 			if row.Fuse != "" {
 				lowering += "+" + row.Fuse

@@ -1,0 +1,44 @@
+// The clip as minimum, then maximum with the bound on the left.
+// fuse: fused mean div 384 eps 1e-06 weight f32
+// fp8: div 0.05 by minimum, maximum
+module @block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {
+  func.func public @main(%arg0: tensor<6x384xbf16>, %arg6: tensor<6x384xbf16>, %arg7: tensor<384xbf16>) -> (tensor<6x384xbf16>, tensor<6x384xbf16>, tensor<6x384xf8E4M3FN>) {
+    %2 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+    ^bb0(%arg8: tensor<bf16>, %arg9: tensor<bf16>):
+      %25 = stablehlo.add %arg8, %arg9 : tensor<bf16>
+      stablehlo.return %25 : tensor<bf16>
+    }) : (tensor<6x384xbf16>) -> tensor<6x384xbf16>
+    %3 = stablehlo.add %arg6, %2 : tensor<6x384xbf16>
+    %4 = stablehlo.convert %3 : (tensor<6x384xbf16>) -> tensor<6x384xf32>
+    %15 = stablehlo.convert %arg7 : (tensor<384xbf16>) -> tensor<384xf32>
+    %5 = chlo.square %4 : tensor<6x384xf32> -> tensor<6x384xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %6 = stablehlo.reduce(%5 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<6x384xf32>, tensor<f32>) -> tensor<6xf32>
+    %7 = stablehlo.broadcast_in_dim %6, dims = [0] : (tensor<6xf32>) -> tensor<6x1xf32>
+    %cst_0 = stablehlo.constant dense<3.840000e+02> : tensor<f32>
+    %8 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+    %9 = stablehlo.divide %7, %8 : tensor<6x1xf32>
+    %cst_1 = stablehlo.constant dense<9.99999997E-7> : tensor<f32>
+    %10 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<6x1xf32>
+    %11 = stablehlo.add %9, %10 : tensor<6x1xf32>
+    %12 = stablehlo.rsqrt %11 : tensor<6x1xf32>
+    %13 = stablehlo.broadcast_in_dim %12, dims = [0, 1] : (tensor<6x1xf32>) -> tensor<6x384xf32>
+    %14 = stablehlo.multiply %4, %13 : tensor<6x384xf32>
+    %16 = stablehlo.broadcast_in_dim %15, dims = [1] : (tensor<384xf32>) -> tensor<1x384xf32>
+    %17 = stablehlo.broadcast_in_dim %16, dims = [0, 1] : (tensor<1x384xf32>) -> tensor<6x384xf32>
+    %18 = stablehlo.multiply %14, %17 : tensor<6x384xf32>
+    %19 = stablehlo.convert %18 : (tensor<6x384xf32>) -> tensor<6x384xbf16>
+    %20 = stablehlo.convert %19 : (tensor<6x384xbf16>) -> tensor<6x384xf32>
+    %cst_2 = stablehlo.constant dense<5.000000e-02> : tensor<f32>
+    %21 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<6x384xf32>
+    %22 = stablehlo.divide %20, %21 : tensor<6x384xf32>
+    %cst_3 = stablehlo.constant dense<-4.480000e+02> : tensor<f32>
+    %cst_4 = stablehlo.constant dense<4.480000e+02> : tensor<f32>
+    %b3 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<6x384xf32>
+    %b4 = stablehlo.broadcast_in_dim %cst_4, dims = [] : (tensor<f32>) -> tensor<6x384xf32>
+    %26 = stablehlo.minimum %22, %b4 : tensor<6x384xf32>
+    %23 = stablehlo.maximum %b3, %26 : tensor<6x384xf32>
+    %24 = stablehlo.convert %23 : (tensor<6x384xf32>) -> tensor<6x384xf8E4M3FN>
+    return %3, %19, %24 : tensor<6x384xbf16>, tensor<6x384xbf16>, tensor<6x384xf8E4M3FN>
+  }
+}
