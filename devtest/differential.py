@@ -182,6 +182,26 @@ def generate(seed, procs, count):
     return specs
 
 
+def generate_layernorms(seed, procs, count):
+    """count LayerNorm programs for procs processes, from seed (a stream of
+    their own, so generate's programs keep their names): a psum, the
+    residual add, then LayerNorm as flax writes it, the mean of the squared
+    deviations or the fast variance, with a bias or without, rows whose mean
+    is far from zero (the fast variance's cancellation) or not."""
+    r = rng_for("generate-layernorm", seed, procs)
+    specs = []
+    for i in range(count):
+        rows = [1, 3, 8, 33][int(r.integers(0, 4))]
+        n = [64, 96, 1000, 2112, 4096, 8192][int(r.integers(0, 6))]
+        specs.append({"name": f"ln{seed}-p{procs}-{i:03d}-layernorm", "kind": "layernorm", "seed": seed, "index": i,
+                      "dtype": DTYPES[int(r.integers(0, 3))], "shape": [rows, n],
+                      "eps": float([1e-5, 1e-6, 0.25][int(r.integers(0, 3))]),
+                      "variance": ["deviations", "fast"][int(r.integers(0, 2))],
+                      "bias": bool(r.integers(0, 2)), "offset": float([0, 0, 4, 64][int(r.integers(0, 4))]),
+                      "fill": "normal"})
+    return specs
+
+
 def gen_inputs(s, procs):
     """The global inputs of a generated program: per argument, an array whose
     leading dimension holds the processes' blocks, and whether it is split
@@ -196,6 +216,14 @@ def gen_inputs(s, procs):
                 (make_input(key + ("r",), s["dtype"], [procs * rows, n], "normal"), True),
                 (make_input(key + ("w",), s["dtype"], [n], "weight"), False)]
         return args
+    if s["kind"] == "layernorm":
+        rows, n = shape
+        key = key + ("layernorm",)  # its own inputs, not generate's program of its index
+        res = make_input(key + ("r",), s["dtype"], [procs * rows, n], "normal")
+        res = (res.astype(np.float32) + np.float32(s["offset"])).astype(res.dtype)  # a row mean far from zero
+        return [(make_input(key + ("x",), s["dtype"], [procs * rows, n], "normal"), True), (res, True),
+                (make_input(key + ("w",), s["dtype"], [n], "weight"), False),
+                (make_input(key + ("b",), s["dtype"], [n], "normal"), False)]
     block = [procs * (shape[0] if shape else 1)] + shape[1:]
     args = [(make_input(key + ("x",), s["dtype"], block, s["fill"]), True)]
     if s["kind"] == "multi":
@@ -247,6 +275,23 @@ def build_generated(s, procs, jax, jnp, lax, mesh, P):
         # the carry is a sum in every process after the first trip: no
         # varying-axes types for it
         return shard_map(f, mesh=mesh, in_specs=(P(ax),), out_specs=P(ax), check_vma=False), ["loop"]
+    if s["kind"] == "layernorm":
+        dt = jnp.dtype(s["dtype"])
+
+        def layernorm(x, r, w, b):
+            h = lax.psum(x, ax) + r
+            hf = h.astype(jnp.float32)
+            mean = jnp.mean(hf, axis=-1, keepdims=True)
+            if s["variance"] == "fast":  # flax's use_fast_variance
+                var = jnp.maximum(0.0, jnp.mean(jnp.square(hf), axis=-1, keepdims=True) - jnp.square(mean))
+            else:
+                var = jnp.mean(jnp.square(hf - mean), axis=-1, keepdims=True)
+            y = (hf - mean) * lax.rsqrt(var + jnp.float32(s["eps"])) * w.astype(jnp.float32)
+            if s["bias"]:
+                y = y + b.astype(jnp.float32)
+            return y.astype(dt), h
+
+        return shard_map(layernorm, mesh=mesh, in_specs=(P(ax), P(ax), P(), P()), out_specs=(P(ax), P(ax))), ["y", "h"]
     # norm
     dt = jnp.dtype(s["dtype"])
     eps = s["eps"]
@@ -737,6 +782,41 @@ def norm_reference(h, w, s):
     return z * f64(w), ms
 
 
+def layernorm_reference(h, w, b, s):
+    """y from a process's own h, in float64, and the bound of a float32
+    computation of it in the program's order, element by element
+    (docs/ACCURACY.md, "LayerNorm"): the mean's error from any order of its
+    sum, the deviations', the variance's (the fast one's cancels against
+    the mean's square), and rsqrt's, then the weight, the bias and the
+    output's rounding."""
+    import numpy as np
+
+    u = U["float32"]
+    a = f64(h)
+    n = a.shape[-1]
+    mean = a.mean(axis=-1, keepdims=True)
+    d = a - mean
+    var = (d * d).mean(axis=-1, keepdims=True)  # both variances' exact value
+    eps = float(np.float32(s["eps"]))
+    k = 1 / np.sqrt(var + eps)
+    wf, bf = f64(w), (f64(b) if s["bias"] else 0.0)
+    y = d * k * wf + bf
+    dm = (gamma(n, u) + 2 * u) * np.abs(a).mean(axis=-1, keepdims=True)  # the mean's error
+    dd = dm * (1 + u) + u * np.abs(d)  # each deviation's
+    if s["variance"] == "fast":
+        m2 = (a * a).mean(axis=-1, keepdims=True)
+        dv = (gamma(n + 1, u) + 2 * u) * m2 + 2 * np.abs(mean) * dm + dm * dm + 2 * u * mean * mean
+    else:
+        dv = gamma(n + 2, u) * var + (2 * np.abs(d) * dd + dd * dd).mean(axis=-1, keepdims=True) * (1 + gamma(n + 2, u))
+    rest = var + eps - dv
+    # k computed / k exact is within [sqrt((V+e)/(V+e+dV)), sqrt((V+e)/(V+e-dV))], then rsqrt's 2 ulp and + eps's rounding
+    relk = np.where(rest > 0, np.sqrt((var + eps) / np.maximum(rest, 1e-300)) - 1, np.inf) + 6 * u
+    ut = U[s["dtype"]]
+    bound = (np.abs(wf) * k * (dd + np.abs(d) * relk) * (1 + 3 * u) + 3 * u * np.abs(d * k * wf)
+             + u * np.abs(bf) + ut * np.abs(y) + TINY[s["dtype"]])
+    return y, bound
+
+
 def settled(key, a, n):
     """The check of an output that needs no bound: another shape or type
     (a mismatch), or the same bits; None when the bits differ."""
@@ -782,6 +862,16 @@ def verdict_generated(s, procs, native, arc):
                     bound = bound + 2 * ut * hb
                 ok, why = within(a, n, bound)
                 checks.append((f"p{p}.{name}", ok, "sum bound", why))
+                continue
+            if s["kind"] == "layernorm":  # y: each side against float64 from its own h
+                bad = []
+                for side, outs in (("arc", arc[p]), ("native", native[p])):
+                    y_ref, bound = layernorm_reference(outs["h"], args[2][0], args[3][0], s)
+                    ok, why = within(outs["y"], y_ref, bound)
+                    if not ok:
+                        bad.append(f"{side}: {why}")
+                arc_bad = [b for b in bad if b.startswith("arc")]
+                checks.append((f"p{p}.{name}", not arc_bad, "layernorm bound", "; ".join(bad)))
                 continue
             # y, ms, h2: each side against float64 from its own h
             rows, nn = s["shape"]
@@ -867,6 +957,8 @@ def main():
     ap.add_argument("--procs", default="1,2,4")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--generated", type=int, default=24, help="generated programs per process count")
+    ap.add_argument("--layernorms", type=int, default=0,
+                    help="generated LayerNorm programs per process count (names ln<seed>-...; a build whose kernels run LayerNorm)")
     ap.add_argument("--corpus", default="testdata,examples")
     ap.add_argument("--configs", default=",".join(TARGETS))
     ap.add_argument("--fuse", default="on,off")
@@ -915,7 +1007,8 @@ def parent(args):
     results, hangs = [], []
     plans = []  # (procs, programs, native runs, arc runs)
     for procs in procs_list:
-        programs = [f for f in files if f["devices"] == procs] + generate(args.seed, procs, args.generated)
+        programs = ([f for f in files if f["devices"] == procs] + generate(args.seed, procs, args.generated)
+                    + generate_layernorms(args.seed, procs, args.layernorms))
         if only:
             programs = [p for p in programs if any(o in p["name"] for o in only)]
         if not programs:
