@@ -1179,7 +1179,8 @@ def report(args, results, skipped, hangs, elapsed):
         for r in results:
             if r["verdict"] in ("mismatch", "not run"):
                 again = (f"python devtest/differential.py --procs {r['procs']} --seed {r['seed'] or args.seed} "
-                         f"--only {r['program']} --configs {r['target']} --fuse {'on' if r['fuse'] else 'off'}")
+                         f"--only {r['program']} --configs {r['target']} --fuse {'on' if r['fuse'] else 'off'}"
+                         + (f" --layernorms {args.layernorms}" if r["kind"] == "layernorm" else ""))
                 f.write(f"{r['verdict'].upper()} {r['procs']}p {r['target']} fuse={'on' if r['fuse'] else 'off'} "
                         f"{r['program']}: {r['why']}\n  again: {again}\n")
         for procs, rid, why in hangs:
