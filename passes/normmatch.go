@@ -459,19 +459,47 @@ func (f *flow) square(a *ir.HLO) (*ir.HLO, string) {
 // an operand's type otherwise than the value's definition does (MLIR
 // refuses such a use; the matcher read the op by its stated types).
 func (f *flow) statedTypes() string {
-	for _, ops := range [][]*ir.Op{f.fz.Ops, f.fz.Hoist} {
-		for _, op := range ops {
-			h := f.op(op)
-			if h == nil {
-				continue
-			}
+	var check func(op *ir.Op, nested bool) string
+	check = func(op *ir.Op, nested bool) string {
+		if h := f.op(op); h != nil {
 			for i, v := range h.Operands {
 				if i >= len(h.OperandTypes) {
 					break
 				}
-				if t, ok := f.typeOf(op, v); ok && !sameType(t, h.OperandTypes[i]) {
-					return fmt.Sprintf("%s at %s uses %s as %s, which is %s", op.Name, f.m.Position(int(op.Start)), v, h.OperandTypes[i], t)
+				d, ok := f.def(op, v)
+				if !ok {
+					continue
 				}
+				stated, why := f.defs.Type(d)
+				switch {
+				case why != "" && nested: // a reducer's block argument always states its type
+					return fmt.Sprintf("%s at %s uses %s, whose type the matcher cannot read (%s)", op.Name, f.m.Position(int(op.Start)), v, why)
+				case why != "":
+					continue
+				}
+				// a definition's type that is no tensor type (a reducer's
+				// block argument of "tensorr<6x>") is as wrong as another
+				t, err := ir.ParseTensorType(stated)
+				if err != nil || !sameType(t, h.OperandTypes[i]) {
+					return fmt.Sprintf("%s at %s uses %s as %s, which is %s", op.Name, f.m.Position(int(op.Start)), v, h.OperandTypes[i], stated)
+				}
+			}
+		}
+		for _, r := range op.Regions { // a reduction's body: the ops the kernel computes too
+			for _, b := range r.Blocks {
+				for _, o := range b.Ops {
+					if why := check(o, true); why != "" {
+						return why
+					}
+				}
+			}
+		}
+		return ""
+	}
+	for _, ops := range [][]*ir.Op{f.fz.Ops, f.fz.Hoist} {
+		for _, op := range ops {
+			if why := check(op, false); why != "" {
+				return why
 			}
 		}
 	}
