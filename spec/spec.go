@@ -56,6 +56,7 @@ package spec
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -299,10 +300,15 @@ func (k *Checker) gridWords(rStated bool) string {
 
 // gridCount reads num_replicas or num_partitions, "4" or "4 : i32": the
 // specification's process grid has ui32 dimensions, and at least one
-// process. ok is false for anything else.
+// process. ok is false for anything else, "2 : hi32" included (ir.Info,
+// which the oracle reads, takes no such value either: both must see one
+// grid).
 func gridCount(v string) (int64, bool) {
 	v = strings.TrimSpace(v)
 	if i := strings.IndexByte(v, ':'); i >= 0 {
+		if !intType.MatchString(strings.TrimSpace(v[i+1:])) {
+			return 0, false
+		}
 		v = strings.TrimSpace(v[:i])
 	}
 	var n int64
@@ -314,6 +320,9 @@ func gridCount(v string) (int64, bool) {
 	}
 	return n, err == nil && n >= 1 && n <= math.MaxUint32
 }
+
+// intType is an MLIR integer type: i32, si64, ui32.
+var intType = regexp.MustCompile(`^[su]?i[1-9][0-9]*$`)
 
 // specOnly marks the errors that the specification (or XLA) gives and MLIR's
 // verifier does not: it cannot see the grid, and it is laxer with floats,

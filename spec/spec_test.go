@@ -300,6 +300,8 @@ func cases() []tcase {
 	add("4 replicas of 100000 partitions", prog{mod: grid(4, 100000), attrs: all4}, want{reason: "the op spans 400000 devices"})
 	add("2^32 replicas", prog{mod: "stablehlo.num_replicas = 4294967296", attrs: all4}, want{reason: "the module's stablehlo.num_replicas = 4294967296 is not a count of processes (an integer from 1 to 4294967295): its process grid is unknown"})
 	add("0 replicas", prog{mod: "stablehlo.num_replicas = 0", attrs: all4}, want{reason: "the module's stablehlo.num_replicas = 0 is not a count of processes"})
+	add("4 replicas typed i32", prog{mod: "stablehlo.num_replicas = 4 : i32", attrs: all4}, want{})
+	add("a count of no integer type", prog{mod: "stablehlo.num_replicas = 4 : hi32", attrs: all4}, want{reason: "the module's stablehlo.num_replicas = 4 : hi32 is not a count of processes"})
 	add("splat of a million groups", prog{mod: r4, attrs: "replica_groups = dense<1> : tensor<1000x1000xi64>"}, want{err: "op replica id #1 seen more than once"})
 
 	// Tuples.
