@@ -135,13 +135,9 @@ func (f *flow) meanOf(sum rowVal, what string, first bool) (rowVal, string) {
 	if !isOp(op, "multiply") && !isOp(op, "divide") {
 		return rowVal{}, fmt.Sprintf("%s where the norm takes the mean of the row's %s (a multiply or divide by a constant)", op.Op.Name, what)
 	}
-	k := other(op, v.value())
-	if k == "" || isOp(op, "divide") && op.Operands[0] != v.value() {
-		return rowVal{}, fmt.Sprintf("%s does not apply a constant to the row's %s", op.Op.Name, what)
-	}
-	c, ok := f.splat(op.Op, k)
-	if !ok {
-		return rowVal{}, fmt.Sprintf("%s applies %s, not a constant, to the row's %s", op.Op.Name, k, what)
+	c, why := f.constantOf(op, v.value(), what)
+	if why != "" {
+		return rowVal{}, why
 	}
 	mean := map[string]string{"multiply": "mul", "divide": "div"}[op.Kind]
 	rc := &f.fz.Recipe
@@ -242,12 +238,12 @@ func (f *flow) layer(a *ir.HLO) (*ir.HLO, string) {
 	if why != "" {
 		return nil, why
 	}
-	if !isOp(op, "add") || other(op, v.value()) == "" {
+	if !isOp(op, "add") {
 		return nil, fmt.Sprintf("%s where the norm adds eps to the row's variance", op.Op.Name)
 	}
-	eps, ok := f.splat(op.Op, other(op, v.value()))
-	if !ok {
-		return nil, fmt.Sprintf("%s adds %s, not a constant, to the row's variance", op.Op.Name, other(op, v.value()))
+	eps, why := f.constantOf(op, v.value(), "variance")
+	if why != "" {
+		return nil, why
 	}
 	f.fz.Recipe.Eps = eps
 	if v, why = f.elementwise(op, v); why != "" {

@@ -644,14 +644,9 @@ func (f *flow) factor(red *ir.HLO) (*ir.HLO, string) {
 // constantStep reads the mean's constant (step 0: times c or divided by c)
 // or epsilon (step 1: + eps) that v applies to the factor so far, cur.
 func (f *flow) constantStep(v *ir.HLO, cur string, step int) string {
-	what := []string{"sum", "mean"}[step]
-	k := other(v, cur)
-	if k == "" || isOp(v, "divide") && v.Operands[0] != cur {
-		return fmt.Sprintf("%s does not apply a constant to the row's %s", v.Op.Name, what)
-	}
-	val, ok := f.splat(v.Op, k)
-	if !ok {
-		return fmt.Sprintf("%s applies %s, not a constant, to the row's %s", v.Op.Name, k, what)
+	val, why := f.constantOf(v, cur, []string{"sum", "mean"}[step])
+	if why != "" {
+		return why
 	}
 	if step == 0 {
 		f.fz.Recipe.Mean, f.fz.Recipe.Scale = map[string]string{"multiply": "mul", "divide": "div"}[v.Kind], val
@@ -659,6 +654,20 @@ func (f *flow) constantStep(v *ir.HLO, cur string, step int) string {
 		f.fz.Recipe.Eps = val
 	}
 	return ""
+}
+
+// constantOf is the splat constant that v, a binary op, applies to cur, the
+// row's what so far (a divide must divide cur), or why it applies none.
+func (f *flow) constantOf(v *ir.HLO, cur, what string) (float32, string) {
+	k := other(v, cur)
+	if k == "" || isOp(v, "divide") && v.Operands[0] != cur {
+		return 0, fmt.Sprintf("%s does not apply a constant to the row's %s", v.Op.Name, what)
+	}
+	val, ok := f.splat(v.Op, k)
+	if !ok {
+		return 0, fmt.Sprintf("%s applies %s, not a constant, to the row's %s", v.Op.Name, k, what)
+	}
+	return val, ""
 }
 
 // scaled: the rows a times their broadcast factor, in f32.
