@@ -458,7 +458,13 @@ func (m *Module) readFuncType(op *Op) (ins, outs []string, ok bool) {
 		return nil, nil, false
 	}
 	t := strings.TrimSpace(h[colon+1:])
-	t = t[:typesEnd(t)]
+	end := typesEnd(t)
+	// after an op's signature only a location may stand, or its regions:
+	// other text (a stray token MLIR refuses) is no signature readers agree on
+	if rest := strings.TrimSpace(blankComments(t[end:])); rest != "" && !strings.HasPrefix(rest, "loc(") && len(op.Regions) == 0 {
+		return nil, nil, false
+	}
+	t = t[:end]
 	arrow := -1
 	topLevel(t, func(i int) bool {
 		if t[i] == '-' && i+1 < len(t) && t[i+1] == '>' {
